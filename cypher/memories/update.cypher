@@ -1,0 +1,11 @@
+// Applies a patch when the memory is at the expected version (or none is expected).
+// `ok` false with a memory means a version conflict; no row means no such memory.
+// params: agent, id, expected_version, changes, set_event_at, event_at, now
+MATCH (m:Memory {agent: $agent, id: $id})
+WITH m, m.version AS found_version, ($expected_version IS NULL OR m.version = $expected_version) AS ok
+FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
+  SET m += $changes,
+      m.event_at = CASE WHEN $set_event_at THEN datetime($event_at) ELSE m.event_at END,
+      m.updated_at = datetime($now),
+      m.version = m.version + 1)
+RETURN ok, found_version, m {.*, embedding: null} AS memory

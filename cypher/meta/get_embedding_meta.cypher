@@ -1,0 +1,3 @@
+// The embedding model and dimension the stored vectors were made with (none on a new graph).
+OPTIONAL MATCH (c:CredenceMeta {key: 'embedding'})
+RETURN c.model AS model, c.dimensions AS dimensions

@@ -1,0 +1,2 @@
+// Liveness of the graph backend: answers one row when the database can run queries.
+RETURN 1 AS ok

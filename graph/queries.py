@@ -1,0 +1,83 @@
+"""The Cypher registry: every statement the service runs, loaded once from cypher/ by name.
+
+A file `cypher/<group>/<name>.cypher` holds one statement. Its leading `//` lines are its
+documentation; a `// params: a, b` line declares exactly the parameters it takes. Callers
+must pass exactly those, so a typo fails loudly instead of binding null.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
+_PARAM_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    text: str
+    params: frozenset[str]
+    doc: str
+
+    def bind(self, params: dict) -> dict:
+        given = set(params)
+        if given != self.params:
+            missing, extra = sorted(self.params - given), sorted(given - self.params)
+            raise TypeError(f"query {self.name}: missing params {missing}, unexpected params {extra}")
+        return params
+
+
+class QueryRegistry:
+    def __init__(self, root: Path = CYPHER_DIR) -> None:
+        self._root = root
+        self._queries: dict[str, Query] = {}
+        for path in sorted(root.rglob("*.cypher")):
+            query = _parse(path.relative_to(root).with_suffix("").as_posix(), path.read_text())
+            self._queries[query.name] = query
+
+    def __getitem__(self, name: str) -> Query:
+        try:
+            return self._queries[name]
+        except KeyError:
+            raise KeyError(f"no Cypher file cypher/{name}.cypher") from None
+
+    def names(self) -> list[str]:
+        return sorted(self._queries)
+
+    def group(self, prefix: str) -> list[Query]:
+        """The queries directly in one folder, in name order (schema statements run in that order)."""
+        return [q for n, q in sorted(self._queries.items()) if n.rpartition("/")[0] == prefix]
+
+    def statements(self, name: str, suffix: str) -> list[str]:
+        """Non-Cypher statements kept beside the Cypher (ArcadeDB SQL DDL), one per line."""
+        lines = (self._root / f"{name}.{suffix}").read_text().splitlines()
+        return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("--")]
+
+
+def _parse(name: str, source: str) -> Query:
+    doc, params, body = [], None, []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if not body and stripped.startswith("//"):
+            comment = stripped[2:].strip()
+            if comment.startswith("params:"):
+                params = frozenset(p.strip() for p in comment[len("params:"):].split(",") if p.strip())
+            else:
+                doc.append(comment)
+        elif stripped or body:
+            body.append(line)
+    text = "\n".join(body).strip()
+    if not text:
+        raise ValueError(f"cypher/{name}.cypher holds no statement")
+    used = frozenset(_PARAM_USE.findall(_strip_strings(text)))
+    declared = params if params is not None else frozenset()
+    if used != declared:
+        raise ValueError(f"cypher/{name}.cypher uses {sorted(used)} but declares {sorted(declared)}")
+    return Query(name=name, text=text, params=declared, doc=" ".join(doc))
+
+
+def _strip_strings(text: str) -> str:
+    # '$' inside string literals is not a parameter.
+    return re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", text)

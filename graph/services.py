@@ -1,0 +1,71 @@
+"""Wires the backend, the embedder and the domain services together, once per process."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.backends.connect import Backend, launch, wait_ready
+from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
+from graph.errors import CredenceError
+from graph.memories import MemoryService
+from graph.queries import QueryRegistry
+from graph.retrieval import RetrievalService
+from graph.runner import GraphRunner
+from graph.schema import apply_schema
+from graph.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    settings: Settings
+    backend: Backend
+    runner: GraphRunner
+    encoder: AsyncEncoder
+    memories: MemoryService
+    retrieval: RetrievalService
+    schema_applied: bool = field(default=False)
+
+    @classmethod
+    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> "Services":
+        """Start the backend and load the model side by side, then apply the schema.
+
+        Call from the thread that outlives the service (the embedded backend dies with it)."""
+        registry = QueryRegistry()
+        backend = launch(settings)
+        try:
+            load = None if embedder else asyncio.to_thread(
+                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size)
+            ready = wait_ready(backend, registry["meta/ping"], settings.embedded_start_timeout)
+            if load is not None:
+                embedder, _ = await asyncio.gather(load, ready)
+            else:
+                await ready
+            assert embedder is not None
+            runner = GraphRunner(backend.driver, backend.database, registry)
+            await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+        except BaseException:
+            await backend.close()
+            raise
+        encoder = AsyncEncoder(embedder)
+        memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                 max_batch=settings.max_batch)
+        retrieval = RetrievalService(runner, encoder, memories, exact_scan_max=settings.exact_scan_max,
+                                     vector_max_k=settings.vector_max_k)
+        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder,
+                   memories=memories, retrieval=retrieval, schema_applied=True)
+
+    async def readiness(self) -> dict[str, Any]:
+        checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}
+        try:
+            await self.runner.read("meta/ping")
+            checks["backend"] = True
+        except CredenceError:
+            checks["backend"] = False
+        return {"ready": all(checks.values()), "backend": self.backend.kind, "checks": checks}
+
+    async def close(self) -> None:
+        await self.backend.close()

