@@ -18,6 +18,7 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address the HTTP API listens on.")
     port: int = Field(8000, ge=1, le=65535, description="Port the HTTP API listens on.")
     log_level: str = Field("info", pattern="^(critical|error|warning|info|debug)$")
+    api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
     data_dir: Path = Field(Path("./data"), description="Embedded backend's data; survives restarts.")
 
     max_text_chars: int = Field(32_000, ge=1, le=1_000_000, description="Longest memory text accepted.")

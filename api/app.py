@@ -1,0 +1,40 @@
+"""The FastAPI application factory."""
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import Depends, FastAPI
+
+from api import problems
+from api.deps import require_api_key
+from api.routers import health, memories, search
+from graph.services import Services
+from graph.settings import Settings
+
+log = logging.getLogger("credence")
+
+
+def create_app(services: Services | None = None, settings: Settings | None = None) -> FastAPI:
+    """With `services`, the caller owns the backend's life (tests, benchmarks); without, the app
+    starts it on start-up and stops it on shutdown."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = services is None
+        app.state.services = services or await Services.start(settings or Settings())
+        try:
+            yield
+        finally:
+            if owned:
+                await app.state.services.close()
+
+    app = FastAPI(title="Credence", version="0.1.0", lifespan=lifespan,
+                  description="A memory service for AI agents whose beliefs keep their origin, trust and history.")
+    app.state.services = services
+    problems.install(app)
+    app.include_router(health.router)
+    for router in (memories.router, search.router):
+        app.include_router(router, dependencies=[Depends(require_api_key)])
+    return app

@@ -1,0 +1,44 @@
+"""Dependencies as Annotated aliases, so routes read like plain functions."""
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from graph.memories import MemoryService
+from graph.retrieval import RetrievalService
+from graph.services import Services
+
+_bearer = HTTPBearer(auto_error=False)
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_memories(services: ServicesDep) -> MemoryService:
+    return services.memories
+
+
+def get_retrieval(services: ServicesDep) -> RetrievalService:
+    return services.retrieval
+
+
+def require_api_key(services: ServicesDep,
+                    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
+    """With CREDENCE_API_KEY set, every /v1 call needs `Authorization: Bearer <key>`."""
+    expected = services.settings.api_key
+    if expected is None:
+        return
+    given = credentials.credentials if credentials else ""
+    if not secrets.compare_digest(given.encode(), expected.get_secret_value().encode()):
+        raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
+
+
+MemoriesDep = Annotated[MemoryService, Depends(get_memories)]
+RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]

@@ -1,0 +1,65 @@
+"""/v1/memories: store, batch-store, read, list, patch, archive and hard-delete memories."""
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Response, status
+
+from api.deps import MemoriesDep
+from api.schemas.common import Agent, MemoryType, Status
+from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
+                                  MemoryPage, MemoryUpdate)
+from graph.model import DEFAULT_STATUSES, MemoryPatch
+
+router = APIRouter(prefix="/v1", tags=["memories"])
+AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory.")]
+
+
+@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=MemoryOut)
+async def create_memory(body: MemoryCreate, memories: MemoriesDep, response: Response) -> MemoryOut:
+    memory = await memories.create(body.to_domain())
+    response.headers["Location"] = f"/v1/memories/{memory.id}?agent={memory.agent}"
+    return MemoryOut.of(memory)
+
+
+@router.post("/memories:batch", status_code=status.HTTP_201_CREATED, response_model=MemoryBatchOut,
+             summary="Store up to CREDENCE_MAX_BATCH memories in one transaction")
+async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep) -> MemoryBatchOut:
+    stored = await memories.create_many([m.to_domain() for m in body.memories])
+    return MemoryBatchOut(count=len(stored), memories=[MemoryOut.of(m) for m in stored])
+
+
+@router.get("/memories/{memory_id}", response_model=MemoryOut)
+async def get_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep) -> MemoryOut:
+    return MemoryOut.of(await memories.get(agent, str(memory_id)))
+
+
+@router.get("/memories", response_model=MemoryPage, summary="A tenant's memories, newest first")
+async def list_memories(
+    agent: AgentQuery, memories: MemoriesDep,
+    status_: Annotated[list[Status] | None, Query(alias="status", description="Repeatable; default active.")] = None,
+    memory_type: Annotated[list[MemoryType] | None, Query(description="Repeatable.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    cursor: Annotated[str | None, Query(max_length=512)] = None,
+) -> MemoryPage:
+    page = await memories.list(agent, statuses=status_ or DEFAULT_STATUSES, memory_types=memory_type,
+                               limit=limit, after=cursor)
+    return MemoryPage(count=len(page.items), items=[MemoryOut.of(m) for m in page.items],
+                      next_cursor=page.next_cursor)
+
+
+@router.patch("/memories/{memory_id}", response_model=MemoryOut)
+async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, memories: MemoriesDep) -> MemoryOut:
+    patch = MemoryPatch(changes=body.changes(), expected_version=body.expected_version)
+    return MemoryOut.of(await memories.update(agent, str(memory_id), patch))
+
+
+@router.delete("/memories/{memory_id}", response_model=MemoryOut | HardDeleteOut,
+               summary="Archive a memory, or with hard=true remove it and what only it referenced")
+async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep,
+                        hard: Annotated[bool, Query()] = False) -> MemoryOut | HardDeleteOut:
+    if hard:
+        removed = await memories.hard_delete(agent, str(memory_id))
+        return HardDeleteOut(id=str(memory_id), related_nodes_removed=removed)
+    return MemoryOut.of(await memories.archive(agent, str(memory_id)))

@@ -1,0 +1,96 @@
+"""Request and response bodies for /v1/memories."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field, model_validator
+
+from api.schemas.common import Agent, MemoryType, Request, Status, Tag
+from graph.model import DEFAULT_IMPORTANCE, Memory, NewMemory
+
+
+class MemoryCreate(Request):
+    agent: Agent
+    text: str = Field(description="What the agent learned. Non-empty; at most CREDENCE_MAX_TEXT_CHARS.")
+    memory_type: MemoryType = "fact"
+    category: str | None = Field(None, max_length=100)
+    importance: float = Field(DEFAULT_IMPORTANCE, ge=0.0, le=1.0)
+    tags: list[Tag] = Field(default_factory=list, max_length=64)
+    event_at: datetime | None = Field(None, description="When the remembered event happened (ISO-8601).")
+    metadata: dict[str, Any] | None = Field(None, description="Free-form JSON object, at most 16 KiB.")
+
+    def to_domain(self) -> NewMemory:
+        return NewMemory(agent=self.agent, text=self.text, memory_type=self.memory_type, category=self.category,
+                         importance=self.importance, tags=tuple(self.tags), event_at=self.event_at,
+                         metadata=self.metadata)
+
+
+class MemoryBatchCreate(Request):
+    memories: list[MemoryCreate] = Field(min_length=1, description="At most CREDENCE_MAX_BATCH items.")
+
+
+class MemoryUpdate(Request):
+    """Only the fields sent change. `text` re-embeds the memory. `expected_version` guards against
+    lost updates: the patch applies only if the memory is still at that version (else 409)."""
+    text: str | None = None
+    memory_type: MemoryType | None = None
+    category: str | None = Field(None, max_length=100)
+    importance: float | None = Field(None, ge=0.0, le=1.0)
+    tags: list[Tag] | None = Field(None, max_length=64)
+    event_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+    expected_version: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _something_to_change(self) -> "MemoryUpdate":
+        changes = self.model_fields_set - {"expected_version"}
+        if not changes:
+            raise ValueError("send at least one field to change")
+        for name in ("text", "memory_type", "importance", "tags"):
+            if name in changes and getattr(self, name) is None:
+                raise ValueError(f"{name} cannot be null")
+        return self
+
+    def changes(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.model_fields_set - {"expected_version"}}
+
+
+class MemoryOut(BaseModel):
+    id: str
+    agent: str
+    text: str
+    memory_type: str
+    category: str | None
+    importance: float
+    tags: list[str]
+    status: Status
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    event_at: datetime | None
+    metadata: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, memory: Memory) -> "MemoryOut":
+        return cls(id=memory.id, agent=memory.agent, text=memory.text, memory_type=memory.memory_type,
+                   category=memory.category, importance=memory.importance, tags=list(memory.tags),
+                   status=memory.status, version=memory.version, created_at=memory.created_at,
+                   updated_at=memory.updated_at, event_at=memory.event_at, metadata=memory.metadata)
+
+
+class MemoryBatchOut(BaseModel):
+    count: int
+    memories: list[MemoryOut]
+
+
+class MemoryPage(BaseModel):
+    count: int
+    items: list[MemoryOut]
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")
+
+
+class HardDeleteOut(BaseModel):
+    id: str
+    deleted: bool = True
+    related_nodes_removed: int = Field(description="Nodes only this memory referenced, removed with it.")
