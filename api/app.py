@@ -10,20 +10,22 @@ from fastapi import Depends, FastAPI
 from api import problems
 from api.deps import require_api_key
 from api.routers import health, memories, search
+from graph.embedder import Embedder
 from graph.services import Services
 from graph.settings import Settings
 
 log = logging.getLogger("credence")
 
 
-def create_app(services: Services | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(services: Services | None = None, settings: Settings | None = None,
+               embedder: Embedder | None = None) -> FastAPI:
     """With `services`, the caller owns the backend's life (tests, benchmarks); without, the app
-    starts it on start-up and stops it on shutdown."""
+    starts it on start-up and stops it on shutdown (with `embedder`, an already loaded model)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = services is None
-        app.state.services = services or await Services.start(settings or Settings())
+        app.state.services = services or await Services.start(settings or Settings(), embedder)
         try:
             yield
         finally:

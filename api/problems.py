@@ -24,7 +24,8 @@ def problem(status: int, slug: str, title: str, detail: str, headers: dict[str, 
 
 def field_name(loc: tuple[Any, ...]) -> str:
     """('body', 'memories', 3, 'text') -> 'memories[3].text'; ('query', 'limit') -> 'limit'."""
-    parts = [p for p in loc if p not in ("body", "query", "path", "header")]
+    # The first element says where the value came from; a body field may itself be called "query".
+    parts = list(loc[1:] if loc and loc[0] in ("body", "query", "path", "header", "cookie") else loc)
     name = ""
     for part in parts:
         name += f"[{part}]" if isinstance(part, int) else (f".{part}" if name else str(part))

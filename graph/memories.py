@@ -56,21 +56,29 @@ class MemoryService:
             rows_metadata.append(self._metadata_json(item.metadata, f"{where}metadata"))
         vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [
-            {
+        ids = [str(uuid.uuid4()) for _ in items]
+        by_agent: dict[str, list[dict[str, Any]]] = {}
+        for memory_id, item, metadata, vector in zip(ids, items, rows_metadata, vectors):
+            by_agent.setdefault(item.agent, []).append({
                 "props": {
-                    "id": str(uuid.uuid4()), "agent": item.agent, "text": item.text,
+                    "id": memory_id, "text": item.text,
                     "memory_type": item.memory_type, "category": item.category,
                     "importance": float(item.importance), "tags": list(dict.fromkeys(item.tags)),
                     "status": "active", "version": 1, "metadata": metadata,
                     "embedding": vector.tolist(),
                 },
                 "created_at": now, "event_at": iso(item.event_at),
-            }
-            for item, metadata, vector in zip(items, rows_metadata, vectors)
-        ]
-        records = await self.runner.write("memories/create", rows=rows)
-        return [memory_from_map(r["memory"]) for r in records]
+            })
+
+        async def work(tx: Tx) -> list[dict[str, Any]]:
+            # One statement per tenant keeps $agent inside every query; one transaction keeps it atomic.
+            records = []
+            for agent, rows in by_agent.items():
+                records += await tx.run("memories/create", agent=agent, rows=rows)
+            return records
+
+        stored = {m.id: m for m in (memory_from_map(r["memory"]) for r in await self.runner.write_tx(work))}
+        return [stored[i] for i in ids]
 
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch) -> Memory:
         changes = dict(patch.changes)

@@ -15,5 +15,5 @@ Status = Literal[STATUSES]  # type: ignore[valid-type]
 
 
 class Request(BaseModel):
-    """Request bodies reject unknown fields and do not coerce types ("0.5" is not a number)."""
-    model_config = ConfigDict(extra="forbid", strict=True)
+    """Request bodies reject unknown fields. Numbers use Strict* types: "0.5" is not a number."""
+    model_config = ConfigDict(extra="forbid")

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
 
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
 from graph.model import DEFAULT_IMPORTANCE, Memory, NewMemory
@@ -15,7 +15,7 @@ class MemoryCreate(Request):
     text: str = Field(description="What the agent learned. Non-empty; at most CREDENCE_MAX_TEXT_CHARS.")
     memory_type: MemoryType = "fact"
     category: str | None = Field(None, max_length=100)
-    importance: float = Field(DEFAULT_IMPORTANCE, ge=0.0, le=1.0)
+    importance: StrictFloat = Field(DEFAULT_IMPORTANCE, ge=0.0, le=1.0)
     tags: list[Tag] = Field(default_factory=list, max_length=64)
     event_at: datetime | None = Field(None, description="When the remembered event happened (ISO-8601).")
     metadata: dict[str, Any] | None = Field(None, description="Free-form JSON object, at most 16 KiB.")
@@ -36,11 +36,11 @@ class MemoryUpdate(Request):
     text: str | None = None
     memory_type: MemoryType | None = None
     category: str | None = Field(None, max_length=100)
-    importance: float | None = Field(None, ge=0.0, le=1.0)
+    importance: StrictFloat | None = Field(None, ge=0.0, le=1.0)
     tags: list[Tag] | None = Field(None, max_length=64)
     event_at: datetime | None = None
     metadata: dict[str, Any] | None = None
-    expected_version: int | None = Field(None, ge=1)
+    expected_version: StrictInt | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> "MemoryUpdate":

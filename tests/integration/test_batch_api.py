@@ -1,0 +1,33 @@
+"""Batch writes: one transaction, all or nothing."""
+from __future__ import annotations
+
+from tests.helpers import assert_problem, list_all
+
+
+def test_batch_of_1000_lands_in_one_call(client, agent):
+    memories = [{"agent": agent, "text": f"observation {i}", "importance": (i % 10) / 10} for i in range(1000)]
+    response = client.post("/v1/memories:batch", json={"memories": memories})
+    assert response.status_code == 201, response.text
+    body = response.json()
+    assert body["count"] == 1000 and len({m["id"] for m in body["memories"]}) == 1000
+    assert [m["text"] for m in body["memories"]][:3] == ["observation 0", "observation 1", "observation 2"]
+    assert len(list_all(client, agent)) == 1000
+
+
+def test_batch_with_one_bad_item_writes_nothing_and_names_the_item(client, agent):
+    good = {"agent": agent, "text": "fine"}
+    for bad, field in [({"agent": agent, "text": "   "}, "memories[2].text"),
+                       ({"agent": agent, "text": "x", "importance": 1.5}, "memories[2].importance"),
+                       ({"agent": agent, "text": "x", "colour": "red"}, "memories[2].colour"),
+                       ({"agent": "", "text": "x"}, "memories[2].agent")]:
+        response = client.post("/v1/memories:batch", json={"memories": [good, good, bad, good]})
+        assert_problem(response, 422, field)
+    assert list_all(client, agent) == []
+
+
+def test_batch_over_the_limit_or_empty_is_rejected(client, agent, services):
+    limit = services.settings.max_batch
+    over = [{"agent": agent, "text": f"m{i}"} for i in range(limit + 1)]
+    assert_problem(client.post("/v1/memories:batch", json={"memories": over}), 422, "memories")
+    assert_problem(client.post("/v1/memories:batch", json={"memories": []}), 422, "memories")
+    assert list_all(client, agent) == []

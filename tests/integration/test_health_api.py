@@ -1,0 +1,19 @@
+"""Probes and API docs."""
+from __future__ import annotations
+
+
+def test_health_and_ready(client):
+    assert client.get("/health").json() == {"status": "ok"}
+    ready = client.get("/ready")
+    assert ready.status_code == 200
+    body = ready.json()
+    assert body["ready"] is True and body["checks"] == {"schema": True, "model": True, "backend": True}
+    assert body["backend"] in {"arcadedb-embedded", "neo4j"}
+
+
+def test_openapi_docs_are_served(client):
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ["/v1/memories", "/v1/memories:batch", "/v1/memories/{memory_id}", "/v1/search",
+                 "/health", "/ready"]:
+        assert path in paths

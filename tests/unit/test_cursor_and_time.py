@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from graph import cursor
+from graph.errors import InvalidInput
+from graph.timeutil import iso, to_utc
+
+
+def test_cursor_round_trips():
+    created = datetime(2026, 5, 1, 12, 30, 15, 123456, tzinfo=timezone.utc)
+    token = cursor.encode(created, "abc")
+    assert "=" not in token
+    assert cursor.decode(token) == ("2026-05-01T12:30:15.123456Z", "abc")
+
+
+@pytest.mark.parametrize("token", ["", "not-a-cursor", "WyJ4Il0", "bnVsbA", "WyJub3QtYS1kYXRlIiwiaWQiXQ"])
+def test_garbage_cursors_are_invalid_input(token):
+    with pytest.raises(InvalidInput) as err:
+        cursor.decode(token)
+    assert err.value.field == "cursor"
+
+
+def test_times_are_utc_iso_with_z():
+    plus_two = timezone(timedelta(hours=2))
+    assert iso(datetime(2026, 1, 1, 2, 0, tzinfo=plus_two)) == "2026-01-01T00:00:00Z"
+    assert iso(datetime(2026, 1, 1, 0, 0)) == "2026-01-01T00:00:00Z"  # naive is read as UTC
+    assert iso(None) is None
+    assert to_utc(datetime(2026, 1, 1, 2, 0, tzinfo=plus_two)).hour == 0

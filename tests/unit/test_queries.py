@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+import pytest
+
+from graph.queries import QueryRegistry, _parse
+
+
+def test_registry_loads_every_file_by_name():
+    registry = QueryRegistry()
+    assert "memories/create" in registry.names() and "search/vector" in registry.names()
+    assert registry["memories/get"].params == frozenset({"agent", "id"})
+    assert "tenant" in registry["memories/get_many"].doc or registry["memories/get_many"].doc
+    with pytest.raises(KeyError, match="no Cypher file"):
+        registry["memories/nope"]
+
+
+def test_every_tenant_query_filters_by_agent():
+    """Tenant data is only ever read or written with the tenant inside the query."""
+    registry = QueryRegistry()
+    exempt = {"meta/", "schema/"}
+    for name in registry.names():
+        if any(name.startswith(p) for p in exempt):
+            continue
+        query = registry[name]
+        assert "agent" in query.params and "$agent" in query.text, name
+
+
+def test_header_declares_params_exactly():
+    query = _parse("x/y", "// Doc line.\n// params: a, b\nMATCH (n {a: $a}) RETURN $b AS b, '$notparam' AS s\n")
+    assert query.params == frozenset({"a", "b"}) and query.doc == "Doc line."
+    with pytest.raises(ValueError, match="declares"):
+        _parse("x/y", "// params: a\nRETURN $a, $b\n")
+    with pytest.raises(ValueError, match="no statement"):
+        _parse("x/y", "// only a comment\n")
+
+
+def test_bind_refuses_missing_or_extra_params():
+    query = _parse("x/y", "// params: a\nRETURN $a AS a\n")
+    assert query.bind({"a": 1}) == {"a": 1}
+    with pytest.raises(TypeError, match="missing"):
+        query.bind({})
+    with pytest.raises(TypeError, match="unexpected"):
+        query.bind({"a": 1, "b": 2})
+
+
+def test_group_lists_only_the_folder_itself():
+    names = [q.name for q in QueryRegistry().group("schema")]
+    assert names and all(n.count("/") == 1 for n in names)
