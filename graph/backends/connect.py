@@ -59,7 +59,8 @@ def launch(settings: Settings) -> Backend:
         lock.release()
         raise
     driver = AsyncGraphDatabase.driver(endpoint.bolt_uri, auth=(endpoint.user, endpoint.password),
-                                       max_connection_pool_size=settings.neo4j_max_pool_size)
+                                       max_connection_pool_size=settings.neo4j_max_pool_size,
+                                       max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
     return Backend(kind="arcadedb-embedded", driver=driver, database=endpoint.database,
                    embedded=embedded, lock=lock)
 

