@@ -1,7 +1,7 @@
 """Domain records. API models live in api/schemas and are built from these in one place."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -73,4 +73,3 @@ class SearchHit:
 class SearchResult:
     hits: list[SearchHit]
     strategy: str  # "exact" or "index": how candidates were found, for operators
-    candidates: int = field(default=0)

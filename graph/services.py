@@ -15,6 +15,7 @@ from graph.retrieval import RetrievalService
 from graph.runner import GraphRunner
 from graph.schema import apply_schema
 from graph.settings import Settings
+from graph.similarity import CosineScale
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +48,16 @@ class Services:
             assert embedder is not None
             runner = GraphRunner(backend.driver, backend.database, registry)
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+            [points] = await runner.read("meta/similarity_calibration")
+            scale = CosineScale(points["opposite"], points["orthogonal"])
         except BaseException:
             await backend.close()
             raise
         encoder = AsyncEncoder(embedder)
         memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                  max_batch=settings.max_batch)
-        retrieval = RetrievalService(runner, encoder, memories, exact_scan_max=settings.exact_scan_max,
-                                     vector_max_k=settings.vector_max_k)
+        retrieval = RetrievalService(runner, encoder, memories, scale,
+                                     exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k)
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder,
                    memories=memories, retrieval=retrieval, schema_applied=True)
 

@@ -29,8 +29,9 @@ class Settings(BaseSettings):
     embedding_batch_size: int = Field(64, ge=1, le=1024)
 
     exact_scan_max: int = Field(
-        2_000, ge=0, le=100_000,
-        description="A tenant with at most this many candidate memories is scored exactly, not via the ANN index.")
+        500, ge=0, le=100_000,
+        description="A tenant with at most this many candidates is ranked exactly, not via the ANN index "
+                    "(docs/benchmarks.md shows where the two cost the same).")
     vector_max_k: int = Field(
         10_000, ge=100, le=1_000_000,
         description="Most nodes one vector index query may ask for before falling back to exact scoring.")

@@ -44,6 +44,10 @@ def test_results_are_ranked_by_similarity_with_cosine_scores(client, agent, embe
         store(client, agent, text)
     results = search(client, agent, QUERY, limit=10)
     assert [r["text"] for r in results] == expected_order(embedder, QUERY, A_TEXTS)
+    # Scores are true cosine similarities, whatever scale the backend's function uses.
+    vectors = embedder.encode([r["text"] for r in results])
+    expected = vectors @ embedder.encode([QUERY])[0]
+    assert [r["score"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True) and all(-1 <= s <= 1 for s in scores)
     assert results[0]["text"] == A_TEXTS[0]
@@ -66,7 +70,7 @@ def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, a
     store_many(client, agent, texts)
 
     result = run(services.retrieval.search, SearchQuery(agent=agent, text=QUERY, limit=10))
-    assert result.strategy == "index" and result.candidates == len(texts)
+    assert result.strategy == "index"
     assert {h.memory.agent for h in result.hits} == {agent}
     assert result.hits[0].memory.text == texts[-1]
     assert len(result.hits) == 10

@@ -1,23 +1,23 @@
 from __future__ import annotations
 
-import numpy as np
+import pytest
 
-from graph.similarity import first_k, index_score_to_cosine, next_k, top_k_cosine
-
-
-def test_top_k_cosine_ranks_exactly_and_breaks_ties_by_id():
-    query = np.array([1.0, 0.0])
-    vectors = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 0.0], [1.0, 1.0], [-1.0, 0.0]])
-    ranked = top_k_cosine(query, ["d", "b", "a", "c", "e"], vectors, 3)
-    assert [i for i, _ in ranked] == ["a", "b", "c"]  # a and b tie at 1.0; a first
-    assert np.isclose(ranked[2][1], np.sqrt(0.5))
-    assert top_k_cosine(query, [], np.zeros((0, 2)), 3) == []
-    assert len(top_k_cosine(query, ["d", "b"], vectors[:2], 10)) == 2
+from graph.errors import StartupError
+from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
+from graph.tenant_hints import TenantSizeHints
 
 
-def test_zero_vectors_do_not_divide_by_zero():
-    ranked = top_k_cosine(np.array([1.0, 0.0]), ["z", "x"], np.array([[0.0, 0.0], [1.0, 0.0]]), 2)
-    assert ranked == [("x", 1.0), ("z", 0.0)]
+@pytest.mark.parametrize("opposite, orthogonal, value, cosine", [
+    (0.0, 0.5, 1.0, 1.0), (0.0, 0.5, 0.75, 0.5), (0.0, 0.5, 0.0, -1.0),    # Neo4j: (1 + cos) / 2
+    (-1.0, 0.0, 1.0, 1.0), (-1.0, 0.0, 0.5, 0.5), (-1.0, 0.0, -1.0, -1.0),  # ArcadeDB: raw cosine
+])
+def test_cosine_scale_maps_either_convention_back_to_cosine(opposite, orthogonal, value, cosine):
+    assert CosineScale(opposite, orthogonal).to_cosine(value) == pytest.approx(cosine)
+
+
+def test_a_scale_that_does_not_increase_is_refused():
+    with pytest.raises(StartupError):
+        CosineScale(0.5, 0.5)
 
 
 def test_index_score_maps_back_to_cosine():
@@ -26,9 +26,25 @@ def test_index_score_maps_back_to_cosine():
     assert index_score_to_cosine(0.0) == -1.0
 
 
-def test_first_k_scales_with_the_tenants_share_of_the_index():
-    assert first_k(10, 10_000, 10_000) == 20            # the whole index is the tenant's
-    assert first_k(10, 1_000, 10_000) == 200            # a tenth: ask for ten times more, twice over
-    assert first_k(10, 1, 1_000_000) == 1_000_000       # capped by what the index holds
-    assert first_k(10, 0, 100) == 0
-    assert next_k(200, 500) == 500 and next_k(50, 10_000) == 200
+def test_k_starts_wide_enough_and_grows_within_bounds():
+    assert first_k(10, 10_000) == 200
+    assert first_k(1, 10_000) == 100
+    assert first_k(100, 1_000) == 1_000
+    assert next_k(200, 10_000, 10_000) == 800
+    assert next_k(800, 1_500, 10_000) == 1_500
+    assert next_k(4_000, 100_000, 10_000) == 10_000
+
+
+def test_tenant_hints_expire_and_stay_bounded(monkeypatch):
+    clock = [100.0]
+    monkeypatch.setattr("graph.tenant_hints.time.monotonic", lambda: clock[0])
+    hints = TenantSizeHints(ttl_seconds=10, capacity=2)
+    hints.mark("a", large=True)
+    assert hints.is_large("a") and not hints.is_large("b")
+    clock[0] = 111.0
+    assert not hints.is_large("a")
+    for key in ("x", "y", "z"):
+        hints.mark(key, large=True)
+    assert [hints.is_large(k) for k in ("x", "y", "z")] == [False, True, True]
+    hints.mark("z", large=False)
+    assert not hints.is_large("z")
