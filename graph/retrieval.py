@@ -24,6 +24,13 @@ class RetrievalService:
         self.exact_scan_max, self.vector_max_k = exact_scan_max, vector_max_k
         self.hints = TenantSizeHints()
 
+    async def warm_up(self) -> None:
+        """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
+        vectors, backends.md §2.1): pay that at start-up, not on a user's first search."""
+        embedding = (await self.encoder.encode_one("warm-up")).tolist()
+        await self.runner.read("search/vector", k=1, embedding=embedding, limit=1, agent="", statuses=[],
+                               memory_types=None)
+
     async def search(self, query: SearchQuery) -> SearchResult:
         embedding = (await self.encoder.encode_one(query.text)).tolist()
         filters = {"agent": query.agent, "statuses": list(query.statuses),

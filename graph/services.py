@@ -49,15 +49,15 @@ class Services:
             runner = GraphRunner(backend.driver, backend.database, registry)
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
             [points] = await runner.read("meta/similarity_calibration")
-            scale = CosineScale(points["opposite"], points["orthogonal"])
+            encoder = AsyncEncoder(embedder)
+            memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                     max_batch=settings.max_batch)
+            retrieval = RetrievalService(runner, encoder, memories, CosineScale(points["opposite"], points["orthogonal"]),
+                                         exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k)
+            await retrieval.warm_up()
         except BaseException:
             await backend.close()
             raise
-        encoder = AsyncEncoder(embedder)
-        memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                 max_batch=settings.max_batch)
-        retrieval = RetrievalService(runner, encoder, memories, scale,
-                                     exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k)
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder,
                    memories=memories, retrieval=retrieval, schema_applied=True)
 
