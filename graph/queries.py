@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-CYPHER_DIR = Path(__file__).resolve().parent.parent / "cypher"
+import cypher
+
+CYPHER_DIR = Path(cypher.__file__).resolve().parent
 _PARAM_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
