@@ -11,7 +11,11 @@ from graph.settings import Settings
 
 
 def main() -> int:
-    settings = Settings()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        print(f"cannot start: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from api.app import create_app
 

@@ -25,7 +25,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         owned = services is None
-        app.state.services = services or await Services.start(settings or Settings(), embedder)
+        app.state.services = services or await Services.start(settings or Settings.from_env(), embedder)
         try:
             yield
         finally:

@@ -1,6 +1,8 @@
 """Configuration from the environment. Every field has bounds and a description; unknown keys fail."""
 from __future__ import annotations
 
+import difflib
+import os
 from pathlib import Path
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
@@ -59,3 +61,15 @@ class Settings(BaseSettings):
     @property
     def backend_kind(self) -> str:
         return "neo4j" if self.neo4j_uri else "arcadedb-embedded"
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        """Settings from the environment; a misspelt CREDENCE_* variable stops the start instead of
+        being ignored (pydantic-settings skips unknown names)."""
+        known = {f"CREDENCE_{name.upper()}" for name in cls.model_fields}
+        unknown = sorted(k for k in os.environ if k.startswith("CREDENCE_") and k not in known)
+        if unknown:
+            hints = [f"{k} (did you mean {m[0]}?)" if (m := difflib.get_close_matches(k, known, 1)) else k
+                     for k in unknown]
+            raise ValueError(f"unknown setting(s): {', '.join(hints)}")
+        return cls()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
@@ -19,7 +20,7 @@ AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory
 @router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=MemoryOut)
 async def create_memory(body: MemoryCreate, memories: MemoriesDep, response: Response) -> MemoryOut:
     memory = await memories.create(body.to_domain())
-    response.headers["Location"] = f"/v1/memories/{memory.id}?agent={memory.agent}"
+    response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
     return MemoryOut.of(memory)
 
 

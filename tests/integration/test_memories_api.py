@@ -15,6 +15,8 @@ def test_store_returns_the_stored_memory_and_get_reads_it_back(client, agent):
     stored = response.json()
     uuid.UUID(stored["id"])
     assert response.headers["location"] == f"/v1/memories/{stored['id']}?agent={agent}"
+    plus = client.post("/v1/memories", json={"agent": "team+bot", "text": "x"})
+    assert client.get(plus.headers["location"]).json()["id"] == plus.json()["id"]
     assert stored["status"] == "active" and stored["version"] == 1
     assert stored["tags"] == ["editor", "cli"]
     assert stored["event_at"] == "2026-03-01T08:30:00Z"

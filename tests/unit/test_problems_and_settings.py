@@ -36,3 +36,12 @@ def test_settings_have_bounds(monkeypatch):
 def test_embedded_is_the_default_backend(monkeypatch):
     monkeypatch.delenv("NEO4J_URI", raising=False)
     assert Settings().backend_kind == "arcadedb-embedded"
+
+
+def test_a_misspelt_setting_stops_the_start(monkeypatch):
+    monkeypatch.setenv("CREDENCE_PROT", "9000")
+    with pytest.raises(ValueError, match="CREDENCE_PROT .did you mean CREDENCE_PORT"):
+        Settings.from_env()
+    monkeypatch.delenv("CREDENCE_PROT")
+    monkeypatch.setenv("CREDENCE_PORT", "9000")
+    assert Settings.from_env().port == 9000
