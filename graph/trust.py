@@ -1,0 +1,41 @@
+"""The PRD's trust formula (computeTrust, PRD v0.8 §3), exactly, with its terms kept apart so
+explain can show each one. Confidence equals trust: the reranker weighs it on its own."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+SOURCE_WEIGHTS: dict[str, float] = {
+    "user_explicit": 1.0,
+    "system": 0.95,
+    "tool_output": 0.85,
+    "user_implicit": 0.7,
+    "document": 0.6,
+    "inference": 0.5,
+}
+SOURCE_TYPES = tuple(SOURCE_WEIGHTS)
+DEFAULT_SOURCE = "inference"
+UNKNOWN_SOURCE_WEIGHT = 0.5
+DISPUTED_BELOW = 0.3  # a dispute that drives trust below this marks the memory disputed
+
+
+@dataclass(frozen=True)
+class TrustBreakdown:
+    source_base: float
+    corroboration_bonus: float
+    feedback_signal: float
+    recency_penalty: float
+    trust: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def compute_trust(source: str, corroboration: int = 1, reinforcements: int = 0, disputes: int = 0,
+                  age_days: float = 0.0) -> TrustBreakdown:
+    source_base = SOURCE_WEIGHTS.get(source, UNKNOWN_SOURCE_WEIGHT)
+    corroboration_bonus = min(0.2, (max(corroboration, 1) - 1) * 0.05)
+    feedback = reinforcements + disputes
+    feedback_signal = (reinforcements - disputes) / feedback * 0.15 if feedback > 0 else 0.0
+    recency_penalty = max(0.0, min(0.1, age_days / 365 * 0.1))
+    trust = max(0.0, min(1.0, source_base + corroboration_bonus + feedback_signal - recency_penalty))
+    return TrustBreakdown(source_base, corroboration_bonus, feedback_signal, recency_penalty, trust)
