@@ -4,10 +4,12 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from graph.audit import DEFAULT_ACTOR
 from graph.memories import MemoryService
+from graph.predicates import PredicateService
 from graph.retrieval import RetrievalService
 from graph.services import Services
 
@@ -42,3 +44,18 @@ def require_api_key(services: ServicesDep,
 
 MemoriesDep = Annotated[MemoryService, Depends(get_memories)]
 RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]
+
+
+def get_actor(x_credence_actor: Annotated[str | None, Header(max_length=200, description=
+              "Who makes the change, for the audit trail (a user, an agent, a job). Default: api.")] = None) -> str:
+    return (x_credence_actor or "").strip() or DEFAULT_ACTOR
+
+
+ActorDep = Annotated[str, Depends(get_actor)]
+
+
+def get_predicates(services: ServicesDep) -> PredicateService:
+    return services.predicates
+
+
+PredicatesDep = Annotated[PredicateService, Depends(get_predicates)]

@@ -6,13 +6,17 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from graph import cursor
+from graph import audit, cursor
+from graph.audit import DEFAULT_ACTOR
+from graph.beliefs import write_claim_memory
+from graph.claims import check_claim
 from graph.embedder import AsyncEncoder
 from graph.errors import InvalidInput, NotFound, VersionConflict
-from graph.model import DEFAULT_STATUSES, Memory, MemoryPatch, NewMemory, Page
+from graph.model import DEFAULT_STATUSES, Memory, MemoryPatch, NewMemory, Page, StoreResult
 from graph.records import memory_from_map
 from graph.runner import GraphRunner, Tx
-from graph.timeutil import iso, utcnow
+from graph.timeutil import from_graph, iso, utcnow
+from graph.trust import compute_trust
 
 MAX_METADATA_BYTES = 16_384
 MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model
@@ -40,45 +44,51 @@ class MemoryService:
         return encoded
 
     # -- writes -----------------------------------------------------------------------------------
-    async def create(self, new: NewMemory) -> Memory:
-        return (await self.create_many([new], field_prefix=""))[0]
+    async def create(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
+        return (await self.create_many([new], field_prefix="", actor=actor))[0]
 
-    async def create_many(self, items: Sequence[NewMemory], field_prefix: str = "memories") -> list[Memory]:
-        """All or nothing: one bad item rejects the whole batch, naming the item."""
+    async def create_many(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
+        """All or nothing: one bad item rejects the whole batch, naming the item. Items with a claim
+        go through the belief write path in order, so claims in one batch see each other."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
-        rows_metadata = []
+        metadata = []
         for i, item in enumerate(items):
             where = f"{field_prefix}[{i}]." if field_prefix else ""
             self._check_text(item.text, f"{where}text")
-            rows_metadata.append(self._metadata_json(item.metadata, f"{where}metadata"))
+            metadata.append(self._metadata_json(item.metadata, f"{where}metadata"))
+            if item.claim is not None:
+                check_claim(item.claim, f"{where}claim")
         vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        ids = [str(uuid.uuid4()) for _ in items]
-        by_agent: dict[str, list[dict[str, Any]]] = {}
-        for memory_id, item, metadata, vector in zip(ids, items, rows_metadata, vectors):
-            by_agent.setdefault(item.agent, []).append({
-                "props": {
-                    "id": memory_id, "text": item.text,
-                    "memory_type": item.memory_type, "category": item.category,
-                    "importance": float(item.importance), "tags": list(dict.fromkeys(item.tags)),
-                    "status": "active", "version": 1, "metadata": metadata,
-                    "embedding": vector.tolist(),
-                },
-                "created_at": now, "event_at": iso(item.event_at),
-            })
+        rows = [_row(item, meta, vector, now) for item, meta, vector in zip(items, metadata, vectors)]
 
-        async def work(tx: Tx) -> list[dict[str, Any]]:
+        async def work(tx: Tx) -> list[StoreResult]:
+            results: dict[int, StoreResult] = {}
+            plain: dict[str, list[int]] = {}
+            for i, item in enumerate(items):
+                if item.claim is None:
+                    plain.setdefault(item.agent, []).append(i)
             # One statement per tenant keeps $agent inside every query; one transaction keeps it atomic.
-            records = []
-            for agent, rows in by_agent.items():
-                records += await tx.run("memories/create", agent=agent, rows=rows)
-            return records
+            for agent, positions in plain.items():
+                created = await tx.run("memories/create", agent=agent, rows=[rows[i] for i in positions])
+                for i, record in zip(positions, created):
+                    results[i] = StoreResult(memory=memory_from_map(record["memory"]))
+                await audit.record(tx, agent, "store", actor, [rows[i]["props"]["id"] for i in positions],
+                                   after={"memories": len(positions)})
+                flagged = [rows[i]["props"] for i in positions if items[i].suspicious is not None]
+                for props in flagged:
+                    await audit.record(tx, agent, "quarantine", actor, [props["id"]],
+                                       after={"reason": "suspicious_input", "details": props["quarantine_details"]})
+            for i, item in enumerate(items):
+                if item.claim is not None:
+                    results[i] = await write_claim_memory(tx, item, rows[i], actor)
+            return [results[i] for i in range(len(items))]
 
-        stored = {m.id: m for m in (memory_from_map(r["memory"]) for r in await self.runner.write_tx(work))}
-        return [stored[i] for i in ids]
+        return await self.runner.write_tx(work)
 
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch) -> Memory:
         changes = dict(patch.changes)
@@ -106,14 +116,16 @@ class MemoryService:
             raise NotFound("memory", memory_id)
         return memory_from_map(rows[0]["memory"])
 
-    async def hard_delete(self, agent: str, memory_id: str) -> int:
-        """Removes the memory, its relationships and every node only it referenced. Returns the
-        number of nodes removed besides the memory."""
+    async def hard_delete(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> int:
+        """Removes the memory, its relationships, every node only it referenced, its conflicts and
+        the payload of every audit record about it. Returns the number of nodes removed besides the
+        memory (claims, entities, sources). The deletion itself is audited, without content."""
 
         async def work(tx: Tx) -> int:
             [reach] = await tx.run("memories/hard_delete_reach", agent=agent, id=memory_id)
             if reach["found"] == 0:
                 raise NotFound("memory", memory_id)
+            await tx.run("memories/hard_delete_records", agent=agent, id=memory_id)
             await tx.run("memories/hard_delete_memory", agent=agent, id=memory_id)
             removed, pending = 0, list(reach["reach"])
             for _ in range(MAX_ORPHAN_PASSES):
@@ -123,6 +135,7 @@ class MemoryService:
                 if row["deleted"] == 0:
                     break
                 removed += row["deleted"]
+            await audit.record(tx, agent, "hard_delete", actor, [], after={"id": memory_id})
             return removed
 
         return await self.runner.write_tx(work)
@@ -132,7 +145,16 @@ class MemoryService:
         rows = await self.runner.read("memories/get", agent=agent, id=memory_id)
         if not rows:
             raise NotFound("memory", memory_id)
-        return memory_from_map(rows[0]["memory"])
+        return memory_from_map(rows[0]["memory"], rows[0]["claim"])
+
+    async def history(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
+        """Audit records of one memory, oldest first; a memory with none is unknown."""
+        rows = await self.runner.read("audit/history", agent=agent, id=memory_id)
+        if not rows:
+            await self.get(agent, memory_id)  # 404 for an unknown memory
+        return [{**r["operation"], "at": from_graph(r["operation"]["at"]),
+                 "before": json.loads(r["operation"]["before"]) if r["operation"]["before"] else None,
+                 "after": json.loads(r["operation"]["after"]) if r["operation"]["after"] else None} for r in rows]
 
     async def get_many(self, agent: str, ids: Sequence[str]) -> dict[str, Memory]:
         rows = await self.runner.read("memories/get_many", agent=agent, ids=list(ids))
@@ -152,3 +174,23 @@ class MemoryService:
         next_cursor = cursor.encode(items[-1].created_at, items[-1].id) if more else None
         return Page(items=items, next_cursor=next_cursor)
 
+
+
+def _row(item: NewMemory, metadata: str | None, vector: Any, now: str) -> dict[str, Any]:
+    """The node a new memory becomes; the belief path may still change its status and trust."""
+    trust = compute_trust(item.provenance.source).trust
+    suspicious = item.suspicious is not None
+    return {
+        "props": {
+            "id": str(uuid.uuid4()), "text": item.text, "memory_type": item.memory_type,
+            "category": item.category, "importance": float(item.importance),
+            "tags": list(dict.fromkeys(item.tags)), "version": 1, "metadata": metadata,
+            "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
+            "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
+            "status": "quarantined" if suspicious else "active",
+            "quarantine_reason": "suspicious_input" if suspicious else None,
+            "quarantine_details": (item.suspicious or None) if suspicious else None,
+        },
+        "source_ref": item.provenance.ref or "",
+        "created_at": now, "event_at": iso(item.event_at),
+    }

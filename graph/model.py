@@ -11,6 +11,37 @@ DEFAULT_STATUSES = ("active",)
 DEFAULT_IMPORTANCE = 0.5
 
 
+SCOPES = ("global", "session", "temporal")
+ON_CONFLICT = ("quarantine", "keep_active")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a memory asserts: subject, predicate, value, with scope and a validity window."""
+    subject: str
+    predicate: str
+    value: str
+    exclusive: bool = True
+    scope: str = "global"
+    session_id: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    normalized_value: str | None = None  # filled by the write path from the predicate's normaliser
+
+
+@dataclass(frozen=True)
+class Provenance:
+    source: str = "inference"
+    ref: str | None = None  # document id, tool call id, ...
+
+
+@dataclass(frozen=True)
+class Quarantine:
+    reason: str  # trust_insufficient | predicate_requires_review | suspicious_input | manual
+    details: str | None
+    created_at: datetime
+
+
 @dataclass(frozen=True)
 class NewMemory:
     agent: str
@@ -21,6 +52,10 @@ class NewMemory:
     tags: tuple[str, ...] = ()
     event_at: datetime | None = None
     metadata: dict[str, Any] | None = None
+    claim: Claim | None = None
+    provenance: Provenance = Provenance()
+    suspicious: str | None = None  # set: store quarantined as suspicious_input, with these details
+    on_conflict: str = "quarantine"
 
 
 @dataclass(frozen=True)
@@ -38,6 +73,23 @@ class Memory:
     updated_at: datetime
     event_at: datetime | None
     metadata: dict[str, Any] | None
+    source_type: str = "inference"
+    corroboration: int = 1
+    reinforcements: int = 0
+    disputes: int = 0
+    trust: float = 0.5
+    confidence: float = 0.5
+    quarantine: Quarantine | None = None
+    claim: Claim | None = None  # loaded by single-memory reads, not by lists or searches
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    memory: Memory
+    deduplicated: bool = False
+    superseded: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()        # ids of the Conflict nodes this write recorded
+    pending_conflict_id: str | None = None  # the first conflict awaiting review, if any
 
 
 @dataclass(frozen=True)

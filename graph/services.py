@@ -10,6 +10,7 @@ from graph.backends.connect import Backend, launch, wait_ready
 from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.errors import CredenceError
 from graph.memories import MemoryService
+from graph.predicates import PredicateService
 from graph.queries import QueryRegistry
 from graph.retrieval import RetrievalService
 from graph.runner import GraphRunner
@@ -28,6 +29,7 @@ class Services:
     encoder: AsyncEncoder
     memories: MemoryService
     retrieval: RetrievalService
+    predicates: PredicateService
     schema_applied: bool = field(default=False)
 
     @classmethod
@@ -58,8 +60,8 @@ class Services:
         except BaseException:
             await backend.close()
             raise
-        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder,
-                   memories=memories, retrieval=retrieval, schema_applied=True)
+        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
+                   retrieval=retrieval, predicates=PredicateService(runner), schema_applied=True)
 
     async def readiness(self) -> dict[str, Any]:
         checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}

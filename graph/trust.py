@@ -38,4 +38,6 @@ def compute_trust(source: str, corroboration: int = 1, reinforcements: int = 0, 
     feedback_signal = (reinforcements - disputes) / feedback * 0.15 if feedback > 0 else 0.0
     recency_penalty = max(0.0, min(0.1, age_days / 365 * 0.1))
     trust = max(0.0, min(1.0, source_base + corroboration_bonus + feedback_signal - recency_penalty))
-    return TrustBreakdown(source_base, corroboration_bonus, feedback_signal, recency_penalty, trust)
+    # Four decimals, as the PRD's computeConfidence and dispute() report it; it also keeps "equal
+    # trust" meaningful when a belief is milliseconds older than its rival.
+    return TrustBreakdown(source_base, corroboration_bonus, feedback_signal, recency_penalty, round(trust, 4))

@@ -96,3 +96,16 @@ def pytest_terminal_summary(terminalreporter):
         reasons[reason] = reasons.get(reason, 0) + 1
     for reason, count in reasons.items():
         terminalreporter.write_line(f"SKIPPED {count} tests: {reason}")
+
+
+@pytest.fixture
+def cypher(client, services):
+    """Run a read-only check against the graph itself (test-side Cypher, on the service's loop)."""
+    driver, database = services.backend.driver, services.backend.database
+
+    def query(text: str, **params):
+        async def go():
+            records, _, _ = await driver.execute_query(text, params, database_=database)
+            return [r.data() for r in records]
+        return client.portal.call(go)
+    return query

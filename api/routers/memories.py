@@ -7,28 +7,32 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
 
-from api.deps import MemoriesDep
+from api.deps import ActorDep, MemoriesDep
 from api.schemas.common import Agent, MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
-                                  MemoryPage, MemoryUpdate)
+                                  HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
 from graph.model import DEFAULT_STATUSES, MemoryPatch
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory.")]
 
 
-@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=MemoryOut)
-async def create_memory(body: MemoryCreate, memories: MemoriesDep, response: Response) -> MemoryOut:
-    memory = await memories.create(body.to_domain())
+@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=StoreOut,
+             summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated)")
+async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response) -> StoreOut:
+    result = await memories.create(body.to_domain(), actor=actor)
+    memory = result.memory
     response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
-    return MemoryOut.of(memory)
+    if result.deduplicated:
+        response.status_code = status.HTTP_200_OK
+    return StoreOut.of_result(result)
 
 
 @router.post("/memories:batch", status_code=status.HTTP_201_CREATED, response_model=MemoryBatchOut,
              summary="Store up to CREDENCE_MAX_BATCH memories in one transaction")
-async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep) -> MemoryBatchOut:
-    stored = await memories.create_many([m.to_domain() for m in body.memories])
-    return MemoryBatchOut(count=len(stored), memories=[MemoryOut.of(m) for m in stored])
+async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep, actor: ActorDep) -> MemoryBatchOut:
+    stored = await memories.create_many([m.to_domain() for m in body.memories], actor=actor)
+    return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryOut)
@@ -58,9 +62,16 @@ async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, 
 
 @router.delete("/memories/{memory_id}", response_model=MemoryOut | HardDeleteOut,
                summary="Archive a memory, or with hard=true remove it and what only it referenced")
-async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep,
+async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep, actor: ActorDep,
                         hard: Annotated[bool, Query()] = False) -> MemoryOut | HardDeleteOut:
     if hard:
-        removed = await memories.hard_delete(agent, str(memory_id))
+        removed = await memories.hard_delete(agent, str(memory_id), actor=actor)
         return HardDeleteOut(id=str(memory_id), related_nodes_removed=removed)
     return MemoryOut.of(await memories.archive(agent, str(memory_id)))
+
+
+@router.get("/memories/{memory_id}/history", response_model=HistoryOut,
+            summary="Every change to a memory, oldest first: who, when, what, before and after")
+async def memory_history(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep) -> HistoryOut:
+    operations = await memories.history(agent, str(memory_id))
+    return HistoryOut(id=str(memory_id), count=len(operations), operations=[OperationOut(**o) for o in operations])

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
 
+from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
-from graph.model import DEFAULT_IMPORTANCE, Memory, NewMemory
+from graph.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
 
 
 class MemoryCreate(Request):
@@ -19,11 +20,20 @@ class MemoryCreate(Request):
     tags: list[Tag] = Field(default_factory=list, max_length=64)
     event_at: datetime | None = Field(None, description="When the remembered event happened (ISO-8601).")
     metadata: dict[str, Any] | None = Field(None, description="Free-form JSON object, at most 16 KiB.")
+    claim: ClaimIn | None = Field(None, description="What the memory asserts; enables conflict detection.")
+    provenance: ProvenanceIn | None = Field(None, description="Default: source inference.")
+    quarantine: SuspiciousIn | None = Field(None, description="Flag suspicious input: stored quarantined.")
+    on_conflict: Literal["quarantine", "keep_active"] = Field(
+        "quarantine", description="keep_active: a write that loses a conflict stays active; the conflict is "
+                                  "still recorded for review.")
 
     def to_domain(self) -> NewMemory:
         return NewMemory(agent=self.agent, text=self.text, memory_type=self.memory_type, category=self.category,
                          importance=self.importance, tags=tuple(self.tags), event_at=self.event_at,
-                         metadata=self.metadata)
+                         metadata=self.metadata, claim=self.claim.to_domain() if self.claim else None,
+                         provenance=self.provenance.to_domain() if self.provenance else Provenance(),
+                         suspicious=(self.quarantine.details or "") if self.quarantine else None,
+                         on_conflict=self.on_conflict)
 
 
 class MemoryBatchCreate(Request):
@@ -70,18 +80,44 @@ class MemoryOut(BaseModel):
     updated_at: datetime
     event_at: datetime | None
     metadata: dict[str, Any] | None
+    source_type: str = Field(description="The memory's own provenance source, which sets its base trust.")
+    corroboration: int = Field(description="Distinct sources behind the memory.")
+    reinforcements: int
+    disputes: int
+    trust: float
+    confidence: float = Field(description="Equals trust (PRD v0.8): belief strength, apart from importance.")
+    quarantine: QuarantineOut | None
+    claim: ClaimOut | None = Field(None, description="Present on single-memory reads and writes.")
 
     @classmethod
     def of(cls, memory: Memory) -> "MemoryOut":
         return cls(id=memory.id, agent=memory.agent, text=memory.text, memory_type=memory.memory_type,
                    category=memory.category, importance=memory.importance, tags=list(memory.tags),
                    status=memory.status, version=memory.version, created_at=memory.created_at,
-                   updated_at=memory.updated_at, event_at=memory.event_at, metadata=memory.metadata)
+                   updated_at=memory.updated_at, event_at=memory.event_at, metadata=memory.metadata,
+                   source_type=memory.source_type, corroboration=memory.corroboration,
+                   reinforcements=memory.reinforcements, disputes=memory.disputes, trust=memory.trust,
+                   confidence=memory.confidence, quarantine=QuarantineOut.of(memory.quarantine),
+                   claim=ClaimOut.of(memory.claim))
+
+
+class StoreOut(MemoryOut):
+    deduplicated: bool = Field(description="true: an active belief already said this; it was corroborated instead.")
+    superseded: list[str] = Field(description="Ids of the beliefs this write replaced.")
+    quarantined: bool
+    pending_conflict_id: str | None = Field(description="The conflict awaiting review, when the write was blocked.")
+    conflicts: list[str] = Field(description="Ids of every conflict this write recorded.")
+
+    @classmethod
+    def of_result(cls, result: StoreResult) -> "StoreOut":
+        return cls(**MemoryOut.of(result.memory).model_dump(), deduplicated=result.deduplicated,
+                   superseded=list(result.superseded), quarantined=result.memory.status == "quarantined",
+                   pending_conflict_id=result.pending_conflict_id, conflicts=list(result.conflicts))
 
 
 class MemoryBatchOut(BaseModel):
     count: int
-    memories: list[MemoryOut]
+    memories: list[StoreOut]
 
 
 class MemoryPage(BaseModel):
@@ -94,3 +130,18 @@ class HardDeleteOut(BaseModel):
     id: str
     deleted: bool = True
     related_nodes_removed: int = Field(description="Nodes only this memory referenced, removed with it.")
+
+
+class OperationOut(BaseModel):
+    id: str
+    op: str = Field(description="store, dedup-corroborate, supersede, quarantine, resolve, dispute, ...")
+    actor: str
+    at: datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+class HistoryOut(BaseModel):
+    id: str
+    count: int
+    operations: list[OperationOut]

@@ -1,5 +1,6 @@
-// Stores new memories of one tenant, one row each, in the caller's transaction. Timestamps
-// arrive as UTC ISO-8601 strings (a tz-aware driver datetime would be stored naive on ArcadeDB).
+// Stores new memories of one tenant, one row each, in the caller's transaction, each linked to
+// its provenance source. Timestamps arrive as UTC ISO-8601 strings (a tz-aware driver datetime
+// would be stored naive on ArcadeDB).
 // params: agent, rows
 UNWIND $rows AS row
 CREATE (m:Memory)
@@ -7,5 +8,8 @@ SET m = row.props,
     m.agent = $agent,
     m.created_at = datetime(row.created_at),
     m.updated_at = datetime(row.created_at),
-    m.event_at = datetime(row.event_at)
+    m.event_at = datetime(row.event_at),
+    m.quarantined_at = CASE WHEN row.props.status = 'quarantined' THEN datetime(row.created_at) END
+MERGE (s:Source {agent: $agent, type: row.props.source_type, ref: row.source_ref})
+CREATE (m)-[:FROM {at: datetime(row.created_at)}]->(s)
 RETURN m {.*, embedding: null} AS memory

@@ -1,4 +1,5 @@
-// One memory of one tenant, without its embedding.
+// One memory of one tenant, without its embedding, with the claim it asserts (if any).
 // params: agent, id
 MATCH (m:Memory {agent: $agent, id: $id})
-RETURN m {.*, embedding: null} AS memory
+OPTIONAL MATCH (m)-[:ASSERTS]->(c:Claim)
+RETURN m {.*, embedding: null} AS memory, c {.*} AS claim

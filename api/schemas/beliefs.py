@@ -1,0 +1,116 @@
+"""Request and response parts for claims, provenance, quarantine and predicate schemas."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field, StrictBool
+
+from api.schemas.common import Request
+from graph.model import Claim, Provenance, Quarantine
+from graph.predicates import PredicateSchema
+from graph.trust import SOURCE_TYPES
+
+SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]
+
+
+class ClaimIn(Request):
+    subject: str = Field(max_length=100, description="Who or what the claim is about, e.g. `user`.")
+    predicate: str = Field(max_length=100, description="e.g. `budget_is`, `lives_in`.")
+    value: str = Field(max_length=1_000)
+    exclusive: StrictBool = Field(True, description="false: several values may hold at once.")
+    scope: Literal["global", "session", "temporal"] = "global"
+    session_id: str | None = Field(None, max_length=200, description="Required when scope is session.")
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+
+    def to_domain(self) -> Claim:
+        return Claim(subject=self.subject, predicate=self.predicate, value=self.value, exclusive=self.exclusive,
+                     scope=self.scope, session_id=self.session_id, valid_from=self.valid_from,
+                     valid_until=self.valid_until)
+
+
+class ProvenanceIn(Request):
+    source: SourceType = Field("inference", description="Where the memory came from; sets its base trust.")
+    ref: str | None = Field(None, max_length=500, description="Document id, tool call id, message id...")
+
+    def to_domain(self) -> Provenance:
+        return Provenance(source=self.source, ref=self.ref)
+
+
+class SuspiciousIn(Request):
+    """Flags the input as suspicious: it is stored quarantined, out of default retrieval."""
+    details: str | None = Field(None, max_length=2_000)
+
+
+class ClaimOut(BaseModel):
+    subject: str
+    predicate: str
+    value: str
+    normalized_value: str | None
+    exclusive: bool
+    scope: str
+    session_id: str | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+
+    @classmethod
+    def of(cls, claim: Claim | None) -> "ClaimOut | None":
+        if claim is None:
+            return None
+        return cls(subject=claim.subject, predicate=claim.predicate, value=claim.value,
+                   normalized_value=claim.normalized_value, exclusive=claim.exclusive, scope=claim.scope,
+                   session_id=claim.session_id, valid_from=claim.valid_from, valid_until=claim.valid_until)
+
+
+class QuarantineOut(BaseModel):
+    reason: str
+    details: str | None
+    created_at: datetime
+
+    @classmethod
+    def of(cls, quarantine: Quarantine | None) -> "QuarantineOut | None":
+        return None if quarantine is None else cls(reason=quarantine.reason, details=quarantine.details,
+                                                   created_at=quarantine.created_at)
+
+
+class PredicateSchemaIn(Request):
+    cardinality: Literal["single", "multi"] = "single"
+    conflict_policy: Literal["supersede", "require_review", "keep_both"] = "supersede"
+    normalize: Literal["none", "trim", "lowercase", "lowercase_trim", "currency"] = "none"
+    dedup_policy: Literal["corroborate", "store"] = "corroborate"
+
+    def to_domain(self, predicate: str) -> PredicateSchema:
+        return PredicateSchema(predicate=predicate, cardinality=self.cardinality,
+                               conflict_policy=self.conflict_policy, normalize=self.normalize,
+                               dedup_policy=self.dedup_policy)
+
+
+class NamedPredicateSchemaIn(PredicateSchemaIn):
+    predicate: str = Field(min_length=1, max_length=100, pattern=r"\S")
+
+
+class PredicateBulkIn(Request):
+    agent: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]*$")
+    predicates: list[NamedPredicateSchemaIn] = Field(min_length=1, max_length=500)
+
+
+class PredicateSchemaOut(BaseModel):
+    predicate: str
+    cardinality: str
+    conflict_policy: str
+    normalize: str
+    dedup_policy: str
+    registered: bool = Field(description="false: nothing registered; these are the defaults that apply.")
+    updated_at: datetime | None
+
+    @classmethod
+    def of(cls, schema: PredicateSchema) -> "PredicateSchemaOut":
+        return cls(predicate=schema.predicate, cardinality=schema.cardinality,
+                   conflict_policy=schema.conflict_policy, normalize=schema.normalize,
+                   dedup_policy=schema.dedup_policy, registered=schema.registered, updated_at=schema.updated_at)
+
+
+class PredicateListOut(BaseModel):
+    count: int
+    predicates: list[PredicateSchemaOut]

@@ -1,0 +1,13 @@
+// Attaches a claim to a new memory, with its subject (and, when it names a thing, its value) as
+// browsable entities.
+// params: agent, memory_id, claim, value_entity
+MATCH (m:Memory {agent: $agent, id: $memory_id})
+CREATE (m)-[:ASSERTS]->(c:Claim)
+SET c = $claim, c.agent = $agent,
+    c.valid_from = datetime($claim.valid_from), c.valid_until = datetime($claim.valid_until)
+MERGE (s:Entity {agent: $agent, name: $claim.subject})
+CREATE (c)-[:ABOUT {role: 'subject'}]->(s)
+FOREACH (name IN CASE WHEN $value_entity THEN [$claim.value] ELSE [] END |
+  MERGE (v:Entity {agent: $agent, name: name})
+  CREATE (c)-[:ABOUT {role: 'value'}]->(v))
+RETURN c {.*} AS claim

@@ -1,0 +1,11 @@
+// Provenance: links a memory to a source (merged per tenant, type and ref) and recounts its
+// corroboration as the number of distinct sources behind it. A repeat source adds nothing.
+// params: agent, memory_id, source_type, source_ref, now
+MATCH (m:Memory {agent: $agent, id: $memory_id})
+MERGE (s:Source {agent: $agent, type: $source_type, ref: $source_ref})
+MERGE (m)-[f:FROM]->(s)
+ON CREATE SET f.at = datetime($now)
+WITH m
+SET m.corroboration = COUNT { (m)-[:FROM]->(:Source) }
+RETURN m.corroboration AS corroboration, m.source_type AS source_type, m.reinforcements AS reinforcements,
+       m.disputes AS disputes, m.created_at AS created_at

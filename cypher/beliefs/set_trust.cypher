@@ -1,0 +1,6 @@
+// Stores recomputed trust (confidence equals trust) and, optionally, a new status.
+// params: agent, memory_id, trust, status, now
+MATCH (m:Memory {agent: $agent, id: $memory_id})
+SET m.trust = $trust, m.confidence = $trust, m.status = coalesce($status, m.status),
+    m.updated_at = datetime($now)
+RETURN m {.*, embedding: null} AS memory

@@ -1,0 +1,9 @@
+// The new belief replaces older ones: they stay in the graph, superseded, behind a SUPERSEDES edge
+// that records when, why, and both trusts at that moment.
+// params: agent, new_id, superseded, now
+MATCH (new:Memory {agent: $agent, id: $new_id})
+UNWIND $superseded AS row
+MATCH (old:Memory {agent: $agent, id: row.id})
+SET old.status = 'superseded', old.updated_at = datetime($now), old.version = old.version + 1
+CREATE (new)-[:SUPERSEDES {at: datetime($now), reason: row.reason, new_trust: row.new_trust, old_trust: row.old_trust}]->(old)
+RETURN old.id AS id

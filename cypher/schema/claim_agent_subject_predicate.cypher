@@ -1,0 +1,2 @@
+// Conflict and duplicate detection look claims up by (agent, subject, predicate).
+CREATE INDEX claim_agent_subject_predicate IF NOT EXISTS FOR (c:Claim) ON (c.agent, c.subject, c.predicate)

@@ -1,0 +1,2 @@
+// Audit records are addressed by id.
+CREATE CONSTRAINT operation_id_unique IF NOT EXISTS FOR (o:Operation) REQUIRE o.id IS UNIQUE

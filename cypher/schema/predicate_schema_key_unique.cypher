@@ -1,0 +1,2 @@
+// One registered schema per (agent, predicate).
+CREATE CONSTRAINT predicate_schema_key_unique IF NOT EXISTS FOR (p:PredicateSchema) REQUIRE p.key IS UNIQUE

@@ -1,0 +1,2 @@
+// Provenance sources are merged on (agent, type, ref).
+CREATE INDEX source_agent_type_ref IF NOT EXISTS FOR (s:Source) ON (s.agent, s.type, s.ref)
