@@ -73,7 +73,10 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
                             f"{new_trust:.2f}, {c.rule})" for c in lost)
 
     row["props"].update(status=verdict.status, trust=new_trust, confidence=new_trust,
-                        quarantine_reason=verdict.quarantine_reason, quarantine_details=details)
+                        quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
+                        # Denormalised for retrieval: session visibility and session-over-global override.
+                        claim_key=slot_key(item.agent, claim.subject, claim.predicate),
+                        session_id=claim.session_id if claim.scope == "session" else None)
     [created] = await tx.run("memories/create", agent=item.agent, rows=[row])
     memory_id = row["props"]["id"]
     [asserted] = await tx.run("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,

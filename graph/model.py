@@ -113,6 +113,7 @@ class SearchQuery:
     min_score: float | None = None
     memory_types: tuple[str, ...] | None = None
     statuses: tuple[str, ...] = DEFAULT_STATUSES
+    session_id: str | None = None  # that session's claims show, and override global ones
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,13 @@ class RetrievalService:
         vectors, backends.md §2.1): pay that at start-up, not on a user's first search."""
         embedding = (await self.encoder.encode_one("warm-up")).tolist()
         await self.runner.read("search/vector", k=1, embedding=embedding, limit=1, agent="", statuses=[],
-                               memory_types=None)
+                               memory_types=None, session_id=None)
 
     async def search(self, query: SearchQuery) -> SearchResult:
         embedding = (await self.encoder.encode_one(query.text)).tolist()
-        filters = {"agent": query.agent, "statuses": list(query.statuses),
+        filters = {"agent": query.agent, "statuses": list(query.statuses), "session_id": query.session_id,
                    "memory_types": list(query.memory_types) if query.memory_types else None}
-        key = (query.agent, tuple(query.statuses), query.memory_types)
+        key = (query.agent, tuple(query.statuses), query.memory_types, query.session_id)
         result = None
         if not self.hints.is_large(key):
             result = await self._exact(embedding, query, filters, scan_cap=self.exact_scan_max + 1)

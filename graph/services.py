@@ -9,6 +9,7 @@ from typing import Any
 from graph.backends.connect import Backend, launch, wait_ready
 from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.errors import CredenceError
+from graph.feedback import FeedbackService
 from graph.memories import MemoryService
 from graph.predicates import PredicateService
 from graph.queries import QueryRegistry
@@ -30,6 +31,7 @@ class Services:
     memories: MemoryService
     retrieval: RetrievalService
     predicates: PredicateService
+    feedback: FeedbackService
     schema_applied: bool = field(default=False)
 
     @classmethod
@@ -61,7 +63,8 @@ class Services:
             await backend.close()
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
-                   retrieval=retrieval, predicates=PredicateService(runner), schema_applied=True)
+                   retrieval=retrieval, predicates=PredicateService(runner),
+                   feedback=FeedbackService(runner), schema_applied=True)
 
     async def readiness(self) -> dict[str, Any]:
         checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}

@@ -1,11 +1,11 @@
 """Request and response bodies for /v1/search."""
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, StrictFloat, StrictInt
+from pydantic import AliasChoices, BaseModel, Field, StrictBool, StrictFloat, StrictInt
 
 from api.schemas.common import Agent, MemoryType, Request, Status
 from api.schemas.memories import MemoryOut
-from graph.model import DEFAULT_STATUSES, SearchQuery
+from graph.model import DEFAULT_STATUSES, STATUSES, SearchQuery
 
 
 class SearchRequest(Request):
@@ -14,13 +14,30 @@ class SearchRequest(Request):
     limit: StrictInt = Field(10, ge=1, le=100)
     min_score: StrictFloat | None = Field(None, ge=-1.0, le=1.0, description="Lowest cosine similarity returned.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
-    statuses: list[Status] = Field(default_factory=lambda: list(DEFAULT_STATUSES), min_length=1,
-                                   description="Active only unless asked; superseded etc. need naming.")
+    statuses: list[Status] | None = Field(
+        None, min_length=1, validation_alias=AliasChoices("statuses", "status_filter"),
+        description="Exactly these statuses (alias status_filter). Default: active only.")
+    include_superseded: StrictBool = False
+    include_disputed: StrictBool = False
+    include_quarantined: StrictBool = False
+    include_all: StrictBool = Field(False, description="Every status, archived included.")
+    session_id: str | None = Field(None, max_length=200,
+                                   description="Show this session's claims; they override global ones.")
+
+    def effective_statuses(self) -> tuple[str, ...]:
+        if self.include_all:
+            return STATUSES
+        base = list(self.statuses or DEFAULT_STATUSES)
+        for flag, status in ((self.include_superseded, "superseded"), (self.include_disputed, "disputed"),
+                             (self.include_quarantined, "quarantined")):
+            if flag:
+                base.append(status)
+        return tuple(dict.fromkeys(base))
 
     def to_domain(self) -> SearchQuery:
         return SearchQuery(agent=self.agent, text=self.query, limit=self.limit, min_score=self.min_score,
                            memory_types=tuple(self.memory_types) if self.memory_types else None,
-                           statuses=tuple(dict.fromkeys(self.statuses)))
+                           statuses=self.effective_statuses(), session_id=self.session_id)
 
 
 class SearchHitOut(MemoryOut):
