@@ -1,0 +1,31 @@
+"""Concurrent writers of one belief end in a state the rules allow: never two active values."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+SOURCES = ["user_explicit", "system", "tool_output", "user_implicit", "document", "inference"]
+
+
+def test_twenty_parallel_conflicting_writes_leave_one_active_value(client, agent, cypher):
+    def write(i: int):
+        return client.post("/v1/memories", json={
+            "agent": agent, "text": f"The budget is ${100 + i}",
+            "claim": {"subject": "user", "predicate": "budget_is", "value": f"${100 + i}"},
+            "provenance": {"source": SOURCES[i % len(SOURCES)], "ref": f"w{i}"}})
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(write, range(20)))
+    assert [r.status_code for r in responses] == [201] * 20, [r.text for r in responses if r.status_code != 201]
+
+    rows = cypher("MATCH (m:Memory {agent: $a})-[:ASSERTS]->(c:Claim) RETURN m.id AS id, m.status AS status, "
+                  "m.trust AS trust, c.value AS value", a=agent)
+    assert len(rows) == 20  # nothing lost
+    active = [r for r in rows if r["status"] == "active"]
+    assert len(active) == 1, active
+    # The survivor is a most-trusted write: nobody less trusted replaced a more trusted belief.
+    assert active[0]["trust"] == max(r["trust"] for r in rows)
+    assert {r["status"] for r in rows} <= {"active", "superseded", "quarantined"}
+    # Every supersession edge points from an equal-or-more trusted belief to a less-or-equal one.
+    edges = cypher("MATCH (n:Memory {agent: $a})-[s:SUPERSEDES]->(o:Memory) RETURN s.new_trust AS new, s.old_trust AS old",
+                   a=agent)
+    assert all(e["new"] >= e["old"] for e in edges)
