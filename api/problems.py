@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, VersionConflict
+from graph.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
 
 log = logging.getLogger(__name__)
 MEDIA_TYPE = "application/problem+json"
@@ -52,6 +52,10 @@ async def _version(_: Request, exc: VersionConflict) -> JSONResponse:
                    f"{exc}; fetch it again and retry with expected_version={exc.actual}", current_version=exc.actual)
 
 
+async def _state(_: Request, exc: StateConflict) -> JSONResponse:
+    return problem(409, "state-conflict", "Not possible in the current state", str(exc))
+
+
 async def _unavailable(_: Request, exc: BackendUnavailable) -> JSONResponse:
     log.warning("backend unavailable: %s", exc)
     return problem(503, "backend-unavailable", "Graph backend unavailable",
@@ -78,6 +82,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(InvalidInput, _invalid)
     app.add_exception_handler(NotFound, _not_found)
     app.add_exception_handler(VersionConflict, _version)
+    app.add_exception_handler(StateConflict, _state)
     app.add_exception_handler(BackendUnavailable, _unavailable)
     app.add_exception_handler(CredenceError, _credence)
     app.add_exception_handler(StarletteHTTPException, _http)

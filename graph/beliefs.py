@@ -121,3 +121,32 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
                               "corroboration": terms["corroboration"], "trust": trust})
     claim = await tx.run("memories/get", agent=item.agent, id=existing_id)
     return StoreResult(memory=memory_from_map(updated["memory"], claim[0]["claim"]), deduplicated=True)
+
+
+def gate_of(agent: str, claim: dict[str, Any]) -> dict[str, Any]:
+    """find_duplicate/find_conflicts parameters for a stored claim (its map from the graph)."""
+    return {"agent": agent, "subject": claim["subject"], "predicate": claim["predicate"],
+            "normalized_value": claim["normalized_value"], "scope": claim["scope"], "session_id": claim.get("session_id"),
+            "valid_from": iso(from_graph(claim.get("valid_from"))), "valid_until": iso(from_graph(claim.get("valid_until")))}
+
+
+async def lock_claim(tx: Tx, agent: str, claim: dict[str, Any]) -> None:
+    await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim["subject"], claim["predicate"]),
+                 subject=claim["subject"], predicate=claim["predicate"], now=iso(utcnow()))
+
+
+async def rivals(tx: Tx, agent: str, memory: dict[str, Any], claim: dict[str, Any], now: datetime) -> list[Contender]:
+    """Active beliefs that conflict with a stored memory's claim, with their trust now."""
+    rows = await tx.run("beliefs/find_conflicts", **gate_of(agent, claim))
+    return [Contender(r["id"], r["source_type"] or "inference", trust_now(r, now), from_graph(r["created_at"]))
+            for r in rows if r["id"] != memory["id"]]
+
+
+async def supersede_all(tx: Tx, agent: str, memory: dict[str, Any], beaten: list[Contender], reason: str,
+                        now: datetime) -> tuple[str, ...]:
+    if not beaten:
+        return ()
+    trust = trust_now(memory, now)
+    await tx.run("beliefs/supersede", agent=agent, new_id=memory["id"], now=iso(now), superseded=[
+        {"id": c.memory_id, "reason": reason, "new_trust": trust, "old_trust": c.trust} for c in beaten])
+    return tuple(c.memory_id for c in beaten)

@@ -36,3 +36,7 @@ class StartupError(CredenceError):
 
 class SchemaMismatch(StartupError):
     """The stored graph was built with a different embedding model or dimension."""
+
+
+class StateConflict(CredenceError):
+    """The request is valid but the thing is not in a state that allows it (e.g. resolved twice)."""

@@ -40,6 +40,8 @@ class Quarantine:
     reason: str  # trust_insufficient | predicate_requires_review | suspicious_input | manual
     details: str | None
     created_at: datetime
+    resolution: str | None = None  # activated | rejected, once reviewed
+    resolved_at: datetime | None = None
 
 
 @dataclass(frozen=True)

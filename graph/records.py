@@ -22,7 +22,9 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
     quarantine = None
     if m.get("quarantine_reason"):
         quarantine = Quarantine(reason=m["quarantine_reason"], details=m.get("quarantine_details"),
-                                created_at=from_graph(m.get("quarantined_at") or m["created_at"]))
+                                created_at=from_graph(m.get("quarantined_at") or m["created_at"]),
+                                resolution=m.get("quarantine_resolution"),
+                                resolved_at=from_graph(m.get("quarantine_resolved_at")))
     return Memory(
         id=m["id"],
         agent=m["agent"],

@@ -9,9 +9,12 @@ from typing import Any
 from graph.backends.connect import Backend, launch, wait_ready
 from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.errors import CredenceError
+from graph.conflicts import ConflictService
+from graph.explain import ExplainService
 from graph.feedback import FeedbackService
 from graph.memories import MemoryService
 from graph.predicates import PredicateService
+from graph.quarantine import QuarantineService
 from graph.queries import QueryRegistry
 from graph.retrieval import RetrievalService
 from graph.runner import GraphRunner
@@ -32,6 +35,9 @@ class Services:
     retrieval: RetrievalService
     predicates: PredicateService
     feedback: FeedbackService
+    conflicts: ConflictService
+    quarantine: QuarantineService
+    explain: ExplainService
     schema_applied: bool = field(default=False)
 
     @classmethod
@@ -64,7 +70,8 @@ class Services:
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
                    retrieval=retrieval, predicates=PredicateService(runner),
-                   feedback=FeedbackService(runner), schema_applied=True)
+                   feedback=FeedbackService(runner), conflicts=ConflictService(runner),
+                   quarantine=QuarantineService(runner), explain=ExplainService(runner), schema_applied=True)
 
     async def readiness(self) -> dict[str, Any]:
         checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}

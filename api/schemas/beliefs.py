@@ -64,14 +64,18 @@ class ClaimOut(BaseModel):
 
 
 class QuarantineOut(BaseModel):
+    """Why the memory was quarantined; kept after review, with how the review ended."""
     reason: str
     details: str | None
     created_at: datetime
+    resolution: str | None = Field(description="activated or rejected once reviewed; null while quarantined.")
+    resolved_at: datetime | None
 
     @classmethod
     def of(cls, quarantine: Quarantine | None) -> "QuarantineOut | None":
         return None if quarantine is None else cls(reason=quarantine.reason, details=quarantine.details,
-                                                   created_at=quarantine.created_at)
+                                                   created_at=quarantine.created_at, resolution=quarantine.resolution,
+                                                   resolved_at=quarantine.resolved_at)
 
 
 class PredicateSchemaIn(Request):

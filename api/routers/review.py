@@ -1,0 +1,77 @@
+"""/v1/conflicts, /v1/quarantine and /v1/memories/{id}/explain: the human side of beliefs."""
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query
+
+from api.deps import ActorDep, MemoriesDep, ServicesDep
+from api.schemas.beliefs import ClaimOut
+from api.schemas.common import Agent
+from api.schemas.memories import MemoryOut, MemoryPage
+from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
+                                ReviewIn, ReviewOut, SupersessionOut)
+
+router = APIRouter(prefix="/v1", tags=["review"])
+AgentQuery = Annotated[Agent, Query(description="The tenant.")]
+
+
+@router.get("/conflicts", response_model=ConflictListOut, summary="Conflicts, pending ones unless asked otherwise")
+async def list_conflicts(agent: AgentQuery, services: ServicesDep,
+                         subject: Annotated[str | None, Query(max_length=100)] = None,
+                         predicate: Annotated[str | None, Query(max_length=100)] = None,
+                         include_resolved: bool = False,
+                         limit: Annotated[int, Query(ge=1, le=500)] = 100) -> ConflictListOut:
+    views = await services.conflicts.list(agent, subject=subject, predicate=predicate,
+                                          include_resolved=include_resolved, limit=limit)
+    return ConflictListOut(count=len(views), conflicts=[ConflictOut.of(v) for v in views])
+
+
+@router.post("/conflicts/{conflict_id}/resolve", response_model=ResolveOut,
+             summary="Resolve a pending conflict; a second resolution is 409")
+async def resolve_conflict(conflict_id: UUID, agent: AgentQuery, body: ResolveIn, services: ServicesDep,
+                           actor: ActorDep) -> ResolveOut:
+    result = await services.conflicts.resolve(agent, str(conflict_id), body.action, actor, body.reason)
+    return ResolveOut(conflict_id=result.conflict_id, action=result.action, memory=MemoryOut.of(result.new_memory),
+                      superseded=list(result.superseded), resolved_conflicts=list(result.resolved))
+
+
+@router.get("/quarantine", response_model=MemoryPage, summary="Quarantined memories, newest first")
+async def list_quarantine(agent: AgentQuery, memories: MemoriesDep,
+                          limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                          cursor: Annotated[str | None, Query(max_length=512)] = None) -> MemoryPage:
+    page = await memories.list(agent, statuses=("quarantined",), limit=limit, after=cursor)
+    return MemoryPage(count=len(page.items), items=[MemoryOut.of(m) for m in page.items], next_cursor=page.next_cursor)
+
+
+@router.post("/memories/{memory_id}/quarantine", response_model=MemoryOut, summary="Quarantine a memory by hand")
+async def quarantine_memory(memory_id: UUID, agent: AgentQuery, body: QuarantineIn, services: ServicesDep,
+                            actor: ActorDep) -> MemoryOut:
+    return MemoryOut.of(await services.quarantine.quarantine(agent, str(memory_id), body.reason, body.details, actor))
+
+
+@router.post("/quarantine/{memory_id}/review", response_model=ReviewOut,
+             summary="Activate (conflicts are resolved again) or reject a quarantined memory")
+async def review_quarantine(memory_id: UUID, agent: AgentQuery, body: ReviewIn, services: ServicesDep,
+                            actor: ActorDep) -> ReviewOut:
+    review = await services.quarantine.review(agent, str(memory_id), body.action, body.reason, actor)
+    return ReviewOut(memory=MemoryOut.of(review.memory), superseded=list(review.superseded),
+                     pending_conflict_id=review.pending_conflict_id)
+
+
+@router.get("/memories/{memory_id}/explain", response_model=ExplainOut,
+            summary="Status, trust term by term, sources, claim, conflicts and supersessions")
+async def explain_memory(memory_id: UUID, agent: AgentQuery, services: ServicesDep) -> ExplainOut:
+    view = await services.explain.memory(agent, str(memory_id))
+    memory = view["memory"]
+    return ExplainOut(memory=MemoryOut.of(memory), status=memory.status, trust=view["trust"], sources=view["sources"],
+                      claim=ClaimOut.of(memory.claim), conflicts=view["conflicts"],
+                      superseded_by=view["superseded_by"], supersedes=view["supersedes"])
+
+
+@router.get("/memories/{memory_id}/explain/supersession", response_model=SupersessionOut,
+            summary="What superseded the memory, when, and the trust of both at that time")
+async def explain_supersession(memory_id: UUID, agent: AgentQuery, services: ServicesDep) -> SupersessionOut:
+    view = await services.explain.supersession(agent, str(memory_id))
+    return SupersessionOut(**{**view, "claim": ClaimOut.of(view["claim"])})
