@@ -90,7 +90,7 @@ class MemoryService:
 
         return await self.runner.write_tx(work)
 
-    async def update(self, agent: str, memory_id: str, patch: MemoryPatch) -> Memory:
+    async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
         changes = dict(patch.changes)
         set_event_at = "event_at" in changes
         event_at = iso(changes.pop("event_at", None))
@@ -101,20 +101,31 @@ class MemoryService:
             changes["metadata"] = self._metadata_json(changes["metadata"], "metadata")
         if "tags" in changes:
             changes["tags"] = list(dict.fromkeys(changes["tags"] or ()))
-        rows = await self.runner.write(
-            "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
-            changes=changes, set_event_at=set_event_at, event_at=event_at, now=iso(utcnow()))
-        if not rows:
-            raise NotFound("memory", memory_id)
-        if not rows[0]["ok"]:
-            raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
-        return memory_from_map(rows[0]["memory"])
+        async def work(tx: Tx) -> Memory:
+            rows = await tx.run(
+                "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
+                changes=changes, set_event_at=set_event_at, event_at=event_at, now=iso(utcnow()))
+            if not rows:
+                raise NotFound("memory", memory_id)
+            if not rows[0]["ok"]:
+                raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
+            await audit.record(tx, agent, "update", actor, [memory_id],
+                               after={k: v for k, v in patch.changes.items()} | {"version": rows[0]["memory"]["version"]})
+            return memory_from_map(rows[0]["memory"])
 
-    async def archive(self, agent: str, memory_id: str) -> Memory:
-        rows = await self.runner.write("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
-        if not rows:
-            raise NotFound("memory", memory_id)
-        return memory_from_map(rows[0]["memory"])
+        return await self.runner.write_tx(work)
+
+    async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
+        async def work(tx: Tx) -> Memory:
+            rows = await tx.run("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+            if not rows:
+                raise NotFound("memory", memory_id)
+            if rows[0]["previous"] != "archived":
+                await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": rows[0]["previous"]},
+                                   after={"status": "archived"})
+            return memory_from_map(rows[0]["memory"])
+
+        return await self.runner.write_tx(work)
 
     async def hard_delete(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> int:
         """Removes the memory, its relationships, every node only it referenced, its conflicts and

@@ -11,6 +11,19 @@ DEFAULT_STATUSES = ("active",)
 DEFAULT_IMPORTANCE = 0.5
 
 
+def visible_statuses(statuses=None, *, include_superseded: bool = False, include_disputed: bool = False,
+                     include_quarantined: bool = False, include_all: bool = False) -> tuple[str, ...]:
+    """Default visibility: active only. Flags add hidden statuses; include_all opens every one."""
+    if include_all:
+        return STATUSES
+    chosen = list(statuses or DEFAULT_STATUSES)
+    for flag, status in ((include_superseded, "superseded"), (include_disputed, "disputed"),
+                         (include_quarantined, "quarantined")):
+        if flag:
+            chosen.append(status)
+    return tuple(dict.fromkeys(chosen))
+
+
 SCOPES = ("global", "session", "temporal")
 ON_CONFLICT = ("quarantine", "keep_active")
 

@@ -11,7 +11,7 @@ from api.deps import ActorDep, MemoriesDep
 from api.schemas.common import Agent, MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
-from graph.model import DEFAULT_STATUSES, MemoryPatch
+from graph.model import MemoryPatch, visible_statuses
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory.")]
@@ -44,20 +44,26 @@ async def get_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep) 
 async def list_memories(
     agent: AgentQuery, memories: MemoriesDep,
     status_: Annotated[list[Status] | None, Query(alias="status", description="Repeatable; default active.")] = None,
+    status_filter: Annotated[list[Status] | None, Query(description="Alias of status.")] = None,
+    include_superseded: bool = False, include_disputed: bool = False, include_quarantined: bool = False,
+    include_all: Annotated[bool, Query(description="Every status, archived included.")] = False,
     memory_type: Annotated[list[MemoryType] | None, Query(description="Repeatable.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     cursor: Annotated[str | None, Query(max_length=512)] = None,
 ) -> MemoryPage:
-    page = await memories.list(agent, statuses=status_ or DEFAULT_STATUSES, memory_types=memory_type,
-                               limit=limit, after=cursor)
+    statuses = visible_statuses(status_ or status_filter, include_superseded=include_superseded,
+                                include_disputed=include_disputed, include_quarantined=include_quarantined,
+                                include_all=include_all)
+    page = await memories.list(agent, statuses=statuses, memory_types=memory_type, limit=limit, after=cursor)
     return MemoryPage(count=len(page.items), items=[MemoryOut.of(m) for m in page.items],
                       next_cursor=page.next_cursor)
 
 
 @router.patch("/memories/{memory_id}", response_model=MemoryOut)
-async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, memories: MemoriesDep) -> MemoryOut:
+async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, memories: MemoriesDep,
+                        actor: ActorDep) -> MemoryOut:
     patch = MemoryPatch(changes=body.changes(), expected_version=body.expected_version)
-    return MemoryOut.of(await memories.update(agent, str(memory_id), patch))
+    return MemoryOut.of(await memories.update(agent, str(memory_id), patch, actor=actor))
 
 
 @router.delete("/memories/{memory_id}", response_model=MemoryOut | HardDeleteOut,
@@ -67,7 +73,7 @@ async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDe
     if hard:
         removed = await memories.hard_delete(agent, str(memory_id), actor=actor)
         return HardDeleteOut(id=str(memory_id), related_nodes_removed=removed)
-    return MemoryOut.of(await memories.archive(agent, str(memory_id)))
+    return MemoryOut.of(await memories.archive(agent, str(memory_id), actor=actor))
 
 
 @router.get("/memories/{memory_id}/history", response_model=HistoryOut,

@@ -5,7 +5,7 @@ from pydantic import AliasChoices, BaseModel, Field, StrictBool, StrictFloat, St
 
 from api.schemas.common import Agent, MemoryType, Request, Status
 from api.schemas.memories import MemoryOut
-from graph.model import DEFAULT_STATUSES, STATUSES, SearchQuery
+from graph.model import SearchQuery, visible_statuses
 
 
 class SearchRequest(Request):
@@ -25,14 +25,9 @@ class SearchRequest(Request):
                                    description="Show this session's claims; they override global ones.")
 
     def effective_statuses(self) -> tuple[str, ...]:
-        if self.include_all:
-            return STATUSES
-        base = list(self.statuses or DEFAULT_STATUSES)
-        for flag, status in ((self.include_superseded, "superseded"), (self.include_disputed, "disputed"),
-                             (self.include_quarantined, "quarantined")):
-            if flag:
-                base.append(status)
-        return tuple(dict.fromkeys(base))
+        return visible_statuses(self.statuses, include_superseded=self.include_superseded,
+                                include_disputed=self.include_disputed, include_quarantined=self.include_quarantined,
+                                include_all=self.include_all)
 
     def to_domain(self) -> SearchQuery:
         return SearchQuery(agent=self.agent, text=self.query, limit=self.limit, min_score=self.min_score,

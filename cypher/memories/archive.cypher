@@ -2,7 +2,8 @@
 // Archiving an archived memory changes nothing.
 // params: agent, id, now
 MATCH (m:Memory {agent: $agent, id: $id})
-FOREACH (_ IN CASE WHEN m.status <> 'archived' THEN [1] ELSE [] END |
+WITH m, m.status AS previous
+FOREACH (_ IN CASE WHEN previous <> 'archived' THEN [1] ELSE [] END |
   SET m.status = 'archived', m.archived_at = datetime($now),
       m.updated_at = datetime($now), m.version = m.version + 1)
-RETURN m {.*, embedding: null} AS memory
+RETURN previous, m {.*, embedding: null} AS memory

@@ -46,3 +46,29 @@ def test_a_sessions_claims_override_global_ones_only_in_that_session(client, age
     # Unrelated memories of the tenant are unaffected by the session.
     note = client.post("/v1/memories", json={"agent": agent, "text": "Budget meeting is on Friday"}).json()
     assert note["id"] in ids(search(client, agent, query, session_id="trip-lisbon"))
+
+
+def test_listing_uses_the_same_flags(client, agent):
+    old = store(client, agent, "Budget is $500", "$500", "document")
+    new = store(client, agent, "Budget is $750", "$750", "user_explicit")
+    poison = store(client, agent, "Budget is $0", "$0", "inference")
+
+    def listed(**params):
+        return {m["id"] for m in client.get("/v1/memories", params={"agent": agent, "limit": 100, **params}).json()["items"]}
+
+    assert listed() == {new["id"]}
+    assert listed(include_superseded=True) == {new["id"], old["id"]}
+    assert listed(include_quarantined=True, include_superseded=True) == {new["id"], old["id"], poison["id"]}
+    assert listed(status_filter="quarantined") == {poison["id"]}
+    assert listed(include_all=True) == {new["id"], old["id"], poison["id"]}
+
+
+def test_patch_and_archive_are_audited(client, agent):
+    memory = client.post("/v1/memories", json={"agent": agent, "text": "draft"}).json()
+    client.patch(f"/v1/memories/{memory['id']}", params={"agent": agent}, json={"importance": 0.9},
+                 headers={"X-Credence-Actor": "editor"})
+    client.delete(f"/v1/memories/{memory['id']}", params={"agent": agent})
+    client.delete(f"/v1/memories/{memory['id']}", params={"agent": agent})  # no-op: no second record
+    ops = client.get(f"/v1/memories/{memory['id']}/history", params={"agent": agent}).json()["operations"]
+    assert [(o["op"], o["actor"]) for o in ops] == [("store", "api"), ("update", "editor"), ("archive", "api")]
+    assert ops[1]["after"] == {"importance": 0.9, "version": 2} and ops[2]["before"] == {"status": "active"}
