@@ -18,7 +18,7 @@ from graph.predicates import schema_in
 from graph.records import memory_from_map
 from graph.runner import Tx
 from graph.timeutil import from_graph, iso, utcnow
-from graph.trust import compute_trust
+from graph.trust import DEFAULT_SOURCE, compute_trust
 
 
 def age_days(created_at: datetime, now: datetime) -> float:
@@ -27,8 +27,14 @@ def age_days(created_at: datetime, now: datetime) -> float:
 
 def trust_now(row: dict[str, Any], now: datetime) -> float:
     """Trust from a belief's stored terms at this moment (its recency penalty grows with age)."""
-    return compute_trust(row["source_type"] or "inference", row["corroboration"] or 1, row["reinforcements"] or 0,
+    return compute_trust(row["source_type"] or DEFAULT_SOURCE, row["corroboration"] or 1, row["reinforcements"] or 0,
                          row["disputes"] or 0, age_days(from_graph(row["created_at"]), now)).trust
+
+
+def contenders_of(rows: list[dict[str, Any]], now: datetime) -> list[Contender]:
+    """find_conflicts rows as precedence contenders, each with its trust at this moment."""
+    return [Contender(r["id"], r["source_type"] or DEFAULT_SOURCE, trust_now(r, now), from_graph(r["created_at"]))
+            for r in rows]
 
 
 def claim_props(claim: Claim) -> dict[str, Any]:
@@ -44,11 +50,8 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     now = utcnow()
     schema = await schema_in(tx, item.agent, item.claim.predicate)
     claim = replace(item.claim, normalized_value=normalize(schema.normalize, item.claim.value))
-    await tx.run("beliefs/lock_slot", agent=item.agent, key=slot_key(item.agent, claim.subject, claim.predicate),
-                 subject=claim.subject, predicate=claim.predicate, now=iso(now))
-    gate = {"agent": item.agent, "subject": claim.subject, "predicate": claim.predicate,
-            "normalized_value": claim.normalized_value, "scope": claim.scope, "session_id": claim.session_id,
-            "valid_from": iso(claim.valid_from), "valid_until": iso(claim.valid_until)}
+    await lock_claim(tx, item.agent, claim)
+    gate = gate_of(item.agent, claim)
 
     if schema.dedup_policy == "corroborate" and item.suspicious is None:
         duplicate = await tx.run("beliefs/find_duplicate", **gate)
@@ -57,8 +60,7 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
 
     contenders: list[Contender] = []
     if claim.exclusive and schema.cardinality == "single":
-        contenders = [Contender(r["id"], r["source_type"] or "inference", trust_now(r, now), from_graph(r["created_at"]))
-                      for r in await tx.run("beliefs/find_conflicts", **gate)]
+        contenders = contenders_of(await tx.run("beliefs/find_conflicts", **gate), now)
     new_trust = compute_trust(item.provenance.source).trust
     new = Contender(row["props"]["id"], item.provenance.source, new_trust, now)
     verdict = decide(new, contenders, policy=schema.conflict_policy, on_conflict=item.on_conflict)
@@ -123,23 +125,23 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
     return StoreResult(memory=memory_from_map(updated["memory"], claim[0]["claim"]), deduplicated=True)
 
 
-def gate_of(agent: str, claim: dict[str, Any]) -> dict[str, Any]:
-    """find_duplicate/find_conflicts parameters for a stored claim (its map from the graph)."""
-    return {"agent": agent, "subject": claim["subject"], "predicate": claim["predicate"],
-            "normalized_value": claim["normalized_value"], "scope": claim["scope"], "session_id": claim.get("session_id"),
-            "valid_from": iso(from_graph(claim.get("valid_from"))), "valid_until": iso(from_graph(claim.get("valid_until")))}
+def gate_of(agent: str, claim: Claim) -> dict[str, Any]:
+    """find_duplicate / find_conflicts parameters: where a claim sits and what it says."""
+    return {"agent": agent, "subject": claim.subject, "predicate": claim.predicate,
+            "normalized_value": claim.normalized_value, "scope": claim.scope, "session_id": claim.session_id,
+            "valid_from": iso(claim.valid_from), "valid_until": iso(claim.valid_until)}
 
 
-async def lock_claim(tx: Tx, agent: str, claim: dict[str, Any]) -> None:
-    await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim["subject"], claim["predicate"]),
-                 subject=claim["subject"], predicate=claim["predicate"], now=iso(utcnow()))
+async def lock_claim(tx: Tx, agent: str, claim: Claim) -> None:
+    """Serialise on the claim's (agent, subject, predicate) for the rest of the transaction."""
+    await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
+                 subject=claim.subject, predicate=claim.predicate, now=iso(utcnow()))
 
 
-async def rivals(tx: Tx, agent: str, memory: dict[str, Any], claim: dict[str, Any], now: datetime) -> list[Contender]:
+async def rivals(tx: Tx, agent: str, memory: dict[str, Any], claim: Claim, now: datetime) -> list[Contender]:
     """Active beliefs that conflict with a stored memory's claim, with their trust now."""
     rows = await tx.run("beliefs/find_conflicts", **gate_of(agent, claim))
-    return [Contender(r["id"], r["source_type"] or "inference", trust_now(r, now), from_graph(r["created_at"]))
-            for r in rows if r["id"] != memory["id"]]
+    return contenders_of([r for r in rows if r["id"] != memory["id"]], now)
 
 
 async def supersede_all(tx: Tx, agent: str, memory: dict[str, Any], beaten: list[Contender], reason: str,

@@ -52,7 +52,7 @@ class ConflictService:
                 raise NotFound("conflict", conflict_id)
             [new] = await tx.run("memories/get", agent=agent, id=found[0]["new_id"])
             if new["claim"]:
-                await lock_claim(tx, agent, new["claim"])
+                await lock_claim(tx, agent, claim_from_map(new["claim"]))
             # Re-read under the lock: a concurrent resolution of the same conflict loses here.
             [conflict] = await tx.run("conflicts/get", agent=agent, id=conflict_id)
             if conflict["conflict"]["status"] != "pending":
@@ -66,7 +66,7 @@ class ConflictService:
                 status, outcome = "active", "activated"
                 if action == "supersede":
                     # The reviewer decided: the new belief replaces every active one it conflicts with.
-                    beaten = await rivals(tx, agent, memory, new["claim"], now) if new["claim"] else []
+                    beaten = await rivals(tx, agent, memory, claim_from_map(new["claim"]), now) if new["claim"] else []
                     superseded = await supersede_all(tx, agent, memory, beaten, "manual_resolution", now)
                     pending = await tx.run("conflicts/pending_of", agent=agent, memory_id=memory["id"])
                     settle += [p["id"] for p in pending if p["other_id"] in superseded]

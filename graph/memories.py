@@ -75,8 +75,9 @@ class MemoryService:
             # One statement per tenant keeps $agent inside every query; one transaction keeps it atomic.
             for agent, positions in plain.items():
                 created = await tx.run("memories/create", agent=agent, rows=[rows[i] for i in positions])
-                for i, record in zip(positions, created):
-                    results[i] = StoreResult(memory=memory_from_map(record["memory"]))
+                by_id = {r["memory"]["id"]: r["memory"] for r in created}  # do not rely on row order
+                for i in positions:
+                    results[i] = StoreResult(memory=memory_from_map(by_id[rows[i]["props"]["id"]]))
                 await audit.record(tx, agent, "store", actor, [rows[i]["props"]["id"] for i in positions],
                                    after={"memories": len(positions)})
                 flagged = [rows[i]["props"] for i in positions if items[i].suspicious is not None]
@@ -101,6 +102,7 @@ class MemoryService:
             changes["metadata"] = self._metadata_json(changes["metadata"], "metadata")
         if "tags" in changes:
             changes["tags"] = list(dict.fromkeys(changes["tags"] or ()))
+
         async def work(tx: Tx) -> Memory:
             rows = await tx.run(
                 "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
@@ -110,7 +112,7 @@ class MemoryService:
             if not rows[0]["ok"]:
                 raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
             await audit.record(tx, agent, "update", actor, [memory_id],
-                               after={k: v for k, v in patch.changes.items()} | {"version": rows[0]["memory"]["version"]})
+                               after={**patch.changes, "version": rows[0]["memory"]["version"]})
             return memory_from_map(rows[0]["memory"])
 
         return await self.runner.write_tx(work)

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from graph.trust import DEFAULT_SOURCE
+
 MEMORY_TYPES = ("fact", "preference", "goal", "event", "decision", "procedure", "action", "other")
 STATUSES = ("active", "superseded", "disputed", "quarantined", "archived")
 DEFAULT_STATUSES = ("active",)
@@ -44,7 +46,7 @@ class Claim:
 
 @dataclass(frozen=True)
 class Provenance:
-    source: str = "inference"
+    source: str = DEFAULT_SOURCE
     ref: str | None = None  # document id, tool call id, ...
 
 
@@ -88,7 +90,7 @@ class Memory:
     updated_at: datetime
     event_at: datetime | None
     metadata: dict[str, Any] | None
-    source_type: str = "inference"
+    source_type: str = DEFAULT_SOURCE
     corroboration: int = 1
     reinforcements: int = 0
     disputes: int = 0

@@ -12,7 +12,6 @@ from graph.timeutil import from_graph, iso, utcnow
 
 CARDINALITIES = ("single", "multi")
 CONFLICT_POLICIES = ("supersede", "require_review", "keep_both")
-NORMALIZER_NAMES = ("none", "trim", "lowercase", "lowercase_trim", "currency")
 DEDUP_POLICIES = ("corroborate", "store")
 
 

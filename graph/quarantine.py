@@ -10,8 +10,9 @@ from graph.errors import NotFound, StateConflict
 from graph.model import Memory
 from graph.precedence import Contender, decide
 from graph.predicates import schema_in
-from graph.records import memory_from_map
+from graph.records import claim_from_map, memory_from_map
 from graph.runner import GraphRunner, Tx
+from graph.trust import DEFAULT_SOURCE
 from graph.timeutil import from_graph, iso, utcnow
 
 QUARANTINABLE = ("active", "disputed")
@@ -55,7 +56,7 @@ class QuarantineService:
             current = await tx.run("memories/get", agent=agent, id=memory_id)
             if not current:
                 raise NotFound("memory", memory_id)
-            memory, claim = current[0]["memory"], current[0]["claim"]
+            memory, claim = current[0]["memory"], claim_from_map(current[0]["claim"])
             if claim:
                 await lock_claim(tx, agent, claim)
                 [fresh] = await tx.run("memories/get", agent=agent, id=memory_id)
@@ -69,10 +70,10 @@ class QuarantineService:
                 return Review(result)
 
             contenders = await rivals(tx, agent, memory, claim, now) if claim else []
-            schema = await schema_in(tx, agent, claim["predicate"]) if claim else None
+            schema = await schema_in(tx, agent, claim.predicate) if claim else None
             # The review is the review a require_review predicate asked for: now trust decides.
             policy = "keep_both" if schema and schema.conflict_policy == "keep_both" else "supersede"
-            me = Contender(memory_id, memory["source_type"] or "inference", trust_now(memory, now),
+            me = Contender(memory_id, memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
                            from_graph(memory["created_at"]))
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
             if verdict.status == "active":
@@ -93,7 +94,7 @@ class QuarantineService:
                                after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
                                       "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
             pending_id = conflicts[0]["id"] if conflicts else (pending[0]["id"] if pending else None)
-            return Review(memory_from_map(memory, claim), (), pending_id)
+            return Review(memory_from_map(memory, current[0]["claim"]), (), pending_id)
 
         return await self.runner.write_tx(work)
 

@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from graph.model import Claim, Memory, Quarantine
+from graph.trust import DEFAULT_SOURCE
 from graph.timeutil import from_graph
 
 
@@ -40,7 +41,7 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         event_at=from_graph(m.get("event_at")),
         # Neo4j properties cannot hold maps, so metadata is stored as a JSON object string.
         metadata=json.loads(metadata) if metadata else None,
-        source_type=m.get("source_type") or "inference",
+        source_type=m.get("source_type") or DEFAULT_SOURCE,
         corroboration=int(m.get("corroboration") or 1),
         reinforcements=int(m.get("reinforcements") or 0),
         disputes=int(m.get("disputes") or 0),

@@ -7,11 +7,18 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from api.schemas.common import Request
-from graph.model import Claim, Provenance, Quarantine
-from graph.predicates import PredicateSchema
-from graph.trust import SOURCE_TYPES
+from graph.model import SCOPES, Claim, Provenance, Quarantine
+from graph.normalize import NORMALIZERS
+from graph.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
+from graph.trust import DEFAULT_SOURCE, SOURCE_TYPES
 
+# Literal types built from the domain's vocabularies, so each list of names has one home.
 SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]
+Scope = Literal[SCOPES]  # type: ignore[valid-type]
+Cardinality = Literal[CARDINALITIES]  # type: ignore[valid-type]
+ConflictPolicy = Literal[CONFLICT_POLICIES]  # type: ignore[valid-type]
+Normalizer = Literal[tuple(NORMALIZERS)]  # type: ignore[valid-type]
+DedupPolicy = Literal[DEDUP_POLICIES]  # type: ignore[valid-type]
 
 
 class ClaimIn(Request):
@@ -19,7 +26,7 @@ class ClaimIn(Request):
     predicate: str = Field(max_length=100, description="e.g. `budget_is`, `lives_in`.")
     value: str = Field(max_length=1_000)
     exclusive: StrictBool = Field(True, description="false: several values may hold at once.")
-    scope: Literal["global", "session", "temporal"] = "global"
+    scope: Scope = "global"
     session_id: str | None = Field(None, max_length=200, description="Required when scope is session.")
     valid_from: datetime | None = None
     valid_until: datetime | None = None
@@ -31,7 +38,7 @@ class ClaimIn(Request):
 
 
 class ProvenanceIn(Request):
-    source: SourceType = Field("inference", description="Where the memory came from; sets its base trust.")
+    source: SourceType = Field(DEFAULT_SOURCE, description="Where the memory came from; sets its base trust.")
     ref: str | None = Field(None, max_length=500, description="Document id, tool call id, message id...")
 
     def to_domain(self) -> Provenance:
@@ -79,10 +86,10 @@ class QuarantineOut(BaseModel):
 
 
 class PredicateSchemaIn(Request):
-    cardinality: Literal["single", "multi"] = "single"
-    conflict_policy: Literal["supersede", "require_review", "keep_both"] = "supersede"
-    normalize: Literal["none", "trim", "lowercase", "lowercase_trim", "currency"] = "none"
-    dedup_policy: Literal["corroborate", "store"] = "corroborate"
+    cardinality: Cardinality = "single"
+    conflict_policy: ConflictPolicy = "supersede"
+    normalize: Normalizer = "none"
+    dedup_policy: DedupPolicy = "corroborate"
 
     def to_domain(self, predicate: str) -> PredicateSchema:
         return PredicateSchema(predicate=predicate, cardinality=self.cardinality,

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
-from graph.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
+from graph.model import DEFAULT_IMPORTANCE, ON_CONFLICT, Memory, NewMemory, Provenance, StoreResult
 
 
 class MemoryCreate(Request):
@@ -23,7 +23,7 @@ class MemoryCreate(Request):
     claim: ClaimIn | None = Field(None, description="What the memory asserts; enables conflict detection.")
     provenance: ProvenanceIn | None = Field(None, description="Default: source inference.")
     quarantine: SuspiciousIn | None = Field(None, description="Flag suspicious input: stored quarantined.")
-    on_conflict: Literal["quarantine", "keep_active"] = Field(
+    on_conflict: Literal[ON_CONFLICT] = Field(  # type: ignore[valid-type]
         "quarantine", description="keep_active: a write that loses a conflict stays active; the conflict is "
                                   "still recorded for review.")
 

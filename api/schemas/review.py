@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from api.schemas.beliefs import ClaimOut
 from api.schemas.common import Request
 from api.schemas.memories import MemoryOut
+from graph.conflicts import ACTIONS
 
 
 class ConflictOut(BaseModel):
@@ -41,7 +42,7 @@ class ConflictListOut(BaseModel):
 
 
 class ResolveIn(Request):
-    action: Literal["supersede", "reject", "keep_both"] = Field(description=(
+    action: Literal[ACTIONS] = Field(description=(  # type: ignore[valid-type]
         "supersede: the new memory becomes active and replaces the existing belief; reject: the new memory is "
         "archived; keep_both: both stay active."))
     reason: str | None = Field(None, max_length=2_000)
