@@ -148,6 +148,8 @@ class MemoryService:
                 if row["deleted"] == 0:
                     break
                 removed += row["deleted"]
+            if reach["claim_key"]:
+                await tx.run("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
             await audit.record(tx, agent, "hard_delete", actor, [], after={"id": memory_id})
             return removed
 

@@ -260,3 +260,12 @@ def test_hard_delete_leaves_no_claim_text_conflict_or_audit_payload_behind(clien
     ops = cypher("MATCH (o:Operation {agent: $a}) RETURN o.op AS op, o.after AS after ORDER BY o.at", a=agent)
     assert [o["op"] for o in ops] == ["store", "hard_delete"] and secret["id"] in ops[-1]["after"]
     assert get(client, agent, keeper["id"])["status"] == "active"
+
+
+def test_hard_deleting_the_last_claim_about_a_person_leaves_no_trace_of_the_name(client, agent, cypher):
+    response = client.post("/v1/memories", json={"agent": agent, "text": "Marcus Vell owes the user money",
+                                                 "claim": {"subject": "Marcus Vell", "predicate": "owes", "value": "$40"}})
+    memory_id = response.json()["id"]
+    assert client.delete(f"/v1/memories/{memory_id}", params={"agent": agent, "hard": True}).status_code == 200
+    nodes = cypher("MATCH (n {agent: $a}) RETURN labels(n) AS labels, properties(n) AS props", a=agent)
+    assert [n["labels"] for n in nodes if "Marcus" in repr(n["props"])] == []
