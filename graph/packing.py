@@ -1,0 +1,48 @@
+"""Budget-aware context assembly (PRD v0.8 feature 5): greedy knapsack by value density.
+
+The guarantee: the token estimate of the returned context, headers included, is at most
+max_tokens. It holds by construction: a memory is kept only if the whole formatted context still
+fits after adding it. Greedy is not optimal, and the PRD does not ask it to be."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.context_format import ContextItem, format_context
+from graph.tokens import TokenEstimator, chars_per_four
+
+
+@dataclass(frozen=True)
+class Excluded:
+    id: str
+    reason: str  # budget
+    value: float
+
+
+@dataclass(frozen=True)
+class Packed:
+    context: str
+    token_estimate: int
+    included: list[ContextItem]
+    excluded: list[Excluded]
+
+
+def pack(items: list[ContextItem], max_tokens: int, estimate: TokenEstimator = chars_per_four) -> Packed:
+    def density(item: ContextItem) -> float:
+        return item.value / max(1, estimate(item.text))
+
+    chosen: list[ContextItem] = []
+    excluded: list[Excluded] = []
+    for item in sorted(items, key=lambda i: (-density(i), -i.value, i.id)):
+        if estimate(format_context([*chosen, item])) <= max_tokens:
+            chosen.append(item)
+        else:
+            excluded.append(Excluded(item.id, "budget", item.value))
+    context = format_context(chosen)
+    return Packed(context, estimate(context), chosen, excluded)
+
+
+def top(items: list[ContextItem], max_memories: int, estimate: TokenEstimator = chars_per_four) -> Packed:
+    """Without a budget: the best max_memories by value, as in PRD v0.7."""
+    chosen = sorted(items, key=lambda i: (-i.value, i.id))[:max_memories]
+    context = format_context(chosen)
+    return Packed(context, estimate(context), chosen, [])

@@ -1,0 +1,101 @@
+"""Pure pieces of retrieval: Lucene escaping, rerank, fusion, formatting and budget packing."""
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graph.context_format import ContextItem, format_context
+from graph.errors import InvalidInput
+from graph.fusion import normalised_max
+from graph.lucene import escape
+from graph.packing import pack, top
+from graph.rerank import Weights, composite, recency, signals
+from graph.tokens import chars_per_four
+
+NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+
+
+def test_lucene_special_characters_are_escaped():
+    raw = '+-&&||!(){}[]^"~*?:\\/'
+    assert escape(raw) == '\\+\\-\\&\\&\\|\\|\\!\\(\\)\\{\\}\\[\\]\\^\\"\\~\\*\\?\\:\\\\\\/'
+    assert escape("budget AND NOT rent") == "budget and not rent"
+    assert escape("  c++ (v2) ") == "c\\+\\+ \\(v2\\)"
+    assert escape("a & b | c") == "a & b | c"  # single & and | are not operators
+
+
+def test_rerank_uses_the_prd_weights_and_recency_curve():
+    assert Weights().as_dict() == {"relevance": 0.40, "confidence": 0.25, "recency": 0.20, "importance": 0.15}
+    assert recency(NOW, NOW) == 1.0
+    assert recency(NOW - timedelta(days=100), NOW) == pytest.approx(math.exp(-1.0))
+    s = signals(relevance=0.9, confidence=0.8, updated_at=NOW - timedelta(days=10), importance=0.5, now=NOW)
+    assert composite(s, Weights()) == pytest.approx(0.9 * 0.4 + 0.8 * 0.25 + math.exp(-0.1) * 0.2 + 0.5 * 0.15)
+    assert signals(-0.3, 0.5, NOW, 0.5, NOW).relevance == 0.0
+
+
+def test_high_confidence_outranks_higher_similarity_with_low_confidence():
+    trusted = signals(0.70, 1.0, NOW, 0.5, NOW)
+    doubtful = signals(0.80, 0.3, NOW, 0.5, NOW)
+    assert composite(trusted, Weights()) > composite(doubtful, Weights())
+    relevance_only = Weights(relevance=1, confidence=0, recency=0, importance=0)
+    assert composite(doubtful, relevance_only) > composite(trusted, relevance_only)
+
+
+@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank.relevance"),
+                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+                                            ({"recency": float("nan")}, "rerank.recency")])
+def test_bad_weights_are_invalid_input(weights, field):
+    with pytest.raises(InvalidInput) as err:
+        Weights(**weights)
+    assert err.value.field == field
+
+
+def test_normalised_max_fusion():
+    fused = normalised_max({"a": 0.8, "b": 0.3, "c": -0.2}, {"b": 12.0, "d": 3.0})
+    assert fused["a"].relevance == 0.8 and fused["a"].keyword_score is None
+    assert fused["b"].relevance == 1.0 and fused["b"].vector_similarity == 0.3 and fused["b"].keyword_score == 1.0
+    assert fused["c"].relevance == 0.0
+    assert fused["d"].relevance == 0.25 and fused["d"].vector_similarity is None
+    assert normalised_max({}, {}) == {}
+
+
+def item(i, text, value, memory_type="fact", **extra):
+    return ContextItem(id=f"m{i}", text=text, memory_type=memory_type, value=value, **extra)
+
+
+def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history():
+    items = [item(1, "Decided to rent", 0.5, "decision"), item(2, "Likes tea", 0.9, "preference"),
+             item(3, "Lived in Oslo", 0.4, valid_from=datetime(2019, 1, 1, tzinfo=timezone.utc),
+                  valid_until=datetime(2021, 1, 1, tzinfo=timezone.utc), historical=True),
+             item(4, "Runs a marathon\nin May", 0.7, "goal"), item(5, "Ships on Friday", 0.6, "action")]
+    assert format_context(items) == (
+        "## Relevant Memory Context\n### Preferences\n- Likes tea\n### Goals\n- Runs a marathon in May\n"
+        "### Facts\n- Lived in Oslo (valid 2019-01-01 to 2021-01-01; historical, superseded)\n"
+        "### Decisions\n- Decided to rent\n### Other\n- Ships on Friday\n")
+    assert format_context([]) == ""
+
+
+def test_packing_prefers_short_valuable_memories_and_reports_what_it_left_out():
+    items = [item(1, "Budget is $750", 0.8), item(2, "long " * 200, 0.9), item(3, "Prefers aisle seats", 0.6, "preference")]
+    packed = pack(items, max_tokens=40)
+    assert [i.id for i in packed.included] == ["m1", "m3"]
+    assert [(e.id, e.reason, e.value) for e in packed.excluded] == [("m2", "budget", 0.9)]
+    assert packed.token_estimate == chars_per_four(packed.context) <= 40
+    unlimited = top(items, max_memories=2)
+    assert [i.id for i in unlimited.included] == ["m2", "m1"] and unlimited.excluded == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(lengths=st.lists(st.integers(1, 2_000), max_size=30), values=st.lists(st.floats(0, 1), min_size=30, max_size=30),
+       budget=st.integers(0, 5_000), types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other",
+                                                                     "decision", "procedure"]), min_size=30, max_size=30))
+def test_the_budget_guarantee_holds_for_any_memories_and_budget(lengths, values, budget, types):
+    items = [item(i, "x" * n, values[i], types[i]) for i, n in enumerate(lengths)]
+    packed = pack(items, budget)
+    assert chars_per_four(packed.context) <= budget
+    assert packed.token_estimate == chars_per_four(packed.context)
+    ids = [i.id for i in packed.included] + [e.id for e in packed.excluded]
+    assert sorted(ids) == sorted(i.id for i in items)
