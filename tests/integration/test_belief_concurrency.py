@@ -29,3 +29,19 @@ def test_twenty_parallel_conflicting_writes_leave_one_active_value(client, agent
     edges = cypher("MATCH (n:Memory {agent: $a})-[s:SUPERSEDES]->(o:Memory) RETURN s.new_trust AS new, s.old_trust AS old",
                    a=agent)
     assert all(e["new"] >= e["old"] for e in edges)
+
+
+def test_parallel_feedback_never_loses_a_count(client, agent):
+    memory = client.post("/v1/memories", json={"agent": agent, "text": "The user likes long walks"}).json()
+
+    def feedback(i: int):
+        action = "reinforce" if i % 2 == 0 else "dispute"
+        return client.post(f"/v1/memories/{memory['id']}/{action}", params={"agent": agent}, json={})
+
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        responses = list(pool.map(feedback, range(32)))
+    assert [r.status_code for r in responses] == [200] * 32, [r.text for r in responses if r.status_code != 200]
+    current = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
+    assert (current["reinforcements"], current["disputes"], current["version"]) == (16, 16, 33)
+    ops = client.get(f"/v1/memories/{memory['id']}/history", params={"agent": agent}).json()["operations"]
+    assert len(ops) == 33  # store + one record per feedback
