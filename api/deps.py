@@ -4,9 +4,10 @@ from __future__ import annotations
 import secrets
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, HTTPException, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from api.schemas.common import Agent
 from graph.audit import DEFAULT_ACTOR
 from graph.memories import MemoryService
 from graph.predicates import PredicateService
@@ -14,6 +15,9 @@ from graph.retrieval import RetrievalService
 from graph.services import Services
 
 _bearer = HTTPBearer(auto_error=False)
+
+# The tenant, as a query parameter of every route that addresses one thing by id.
+AgentQuery = Annotated[Agent, Query(description="The tenant (agent) the data belongs to.")]
 
 
 def get_services(request: Request) -> Services:

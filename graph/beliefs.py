@@ -121,8 +121,7 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
     await audit.record(tx, item.agent, "dedup-corroborate", actor, [existing_id],
                        after={"source": item.provenance.source, "ref": item.provenance.ref,
                               "corroboration": terms["corroboration"], "trust": trust})
-    claim = await tx.run("memories/get", agent=item.agent, id=existing_id)
-    return StoreResult(memory=memory_from_map(updated["memory"], claim[0]["claim"]), deduplicated=True)
+    return StoreResult(memory=memory_from_map(updated["memory"], updated["claim"]), deduplicated=True)
 
 
 def gate_of(agent: str, claim: Claim) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 
-from graph.errors import NotFound
+from graph.errors import InvalidInput, NotFound
 from graph.runner import GraphRunner, Tx
 from graph.timeutil import from_graph, iso, utcnow
 
@@ -53,6 +53,9 @@ class PredicateService:
         return schema
 
     async def put(self, agent: str, schemas: Sequence[PredicateSchema]) -> list[PredicateSchema]:
+        names = [s.predicate for s in schemas]
+        if len(set(names)) != len(names):
+            raise InvalidInput("predicates", "names each predicate at most once")
         rows = await self.runner.write("predicates/upsert", agent=agent, rows=[s.as_row(agent) for s in schemas],
                                        now=iso(utcnow()))
         return [_from_map(r["schema"]) for r in rows]

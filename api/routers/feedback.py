@@ -4,16 +4,15 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
-from api.deps import ActorDep, ServicesDep
+from api.deps import AgentQuery, ActorDep, ServicesDep
 from api.schemas.beliefs import ProvenanceIn
-from api.schemas.common import Agent, Request
+from api.schemas.common import Request
 from graph.feedback import FeedbackResult, FeedbackService
 
 router = APIRouter(prefix="/v1", tags=["feedback"])
-AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory.")]
 
 
 def get_feedback(services: ServicesDep) -> FeedbackService:

@@ -7,14 +7,13 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
 
-from api.deps import ActorDep, MemoriesDep
-from api.schemas.common import Agent, MemoryType, Status
+from api.deps import AgentQuery, ActorDep, MemoriesDep
+from api.schemas.common import MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
 from graph.model import MemoryPatch, visible_statuses
 
 router = APIRouter(prefix="/v1", tags=["memories"])
-AgentQuery = Annotated[Agent, Query(description="The tenant that owns the memory.")]
 
 
 @router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=StoreOut,

@@ -3,15 +3,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path
 
-from api.deps import PredicatesDep
+from api.deps import AgentQuery, PredicatesDep
 from api.schemas.beliefs import PredicateBulkIn, PredicateListOut, PredicateSchemaIn, PredicateSchemaOut
-from api.schemas.common import Agent
-from graph.errors import InvalidInput
 
 router = APIRouter(prefix="/v1", tags=["predicates"])
-AgentQuery = Annotated[Agent, Query(description="The tenant the schema belongs to.")]
 PredicatePath = Annotated[str, Path(min_length=1, max_length=100, pattern=r"\S")]
 
 
@@ -30,9 +27,6 @@ async def get_predicate(predicate: PredicatePath, agent: AgentQuery, predicates:
 
 @router.post("/predicates", response_model=PredicateListOut, summary="Register several schemas at once")
 async def put_predicates(body: PredicateBulkIn, predicates: PredicatesDep) -> PredicateListOut:
-    names = [p.predicate for p in body.predicates]
-    if len(set(names)) != len(names):
-        raise InvalidInput("predicates", "names each predicate at most once")
     stored = await predicates.put(body.agent, [p.to_domain(p.predicate) for p in body.predicates])
     return PredicateListOut(count=len(stored), predicates=[PredicateSchemaOut.of(s) for s in stored])
 

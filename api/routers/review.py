@@ -6,15 +6,13 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query
 
-from api.deps import ActorDep, MemoriesDep, ServicesDep
+from api.deps import AgentQuery, ActorDep, MemoriesDep, ServicesDep
 from api.schemas.beliefs import ClaimOut
-from api.schemas.common import Agent
 from api.schemas.memories import MemoryOut, MemoryPage
 from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
                                 ReviewIn, ReviewOut, SupersessionOut)
 
 router = APIRouter(prefix="/v1", tags=["review"])
-AgentQuery = Annotated[Agent, Query(description="The tenant.")]
 
 
 @router.get("/conflicts", response_model=ConflictListOut, summary="Conflicts, pending ones unless asked otherwise")

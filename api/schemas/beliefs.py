@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, StrictBool
 
-from api.schemas.common import Request
+from api.schemas.common import Agent, Request
 from graph.model import SCOPES, Claim, Provenance, Quarantine
 from graph.normalize import NORMALIZERS
 from graph.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
@@ -102,7 +102,7 @@ class NamedPredicateSchemaIn(PredicateSchemaIn):
 
 
 class PredicateBulkIn(Request):
-    agent: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]*$")
+    agent: Agent
     predicates: list[NamedPredicateSchemaIn] = Field(min_length=1, max_length=500)
 
 

@@ -1,6 +1,9 @@
-// Stores recomputed trust (confidence equals trust) and, optionally, a new status.
+// Stores recomputed trust (confidence equals trust) and, optionally, a new status; returns the
+// memory with its claim.
 // params: agent, memory_id, trust, status, now
 MATCH (m:Memory {agent: $agent, id: $memory_id})
 SET m.trust = $trust, m.confidence = $trust, m.status = coalesce($status, m.status),
     m.updated_at = datetime($now)
-RETURN m {.*, embedding: null} AS memory
+WITH m
+OPTIONAL MATCH (m)-[:ASSERTS]->(c:Claim)
+RETURN m {.*, embedding: null} AS memory, c {.*} AS claim
