@@ -8,8 +8,8 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 from api import problems
-from api.deps import require_api_key
-from api.routers import feedback, health, memories, predicates, review, search
+from api.deps import require_admin_key, require_api_key
+from api.routers import admin, context, feedback, health, links, memories, predicates, review, search
 from graph.embedder import Embedder
 from graph.services import Services
 from graph.settings import Settings
@@ -37,6 +37,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.state.services = services
     problems.install(app)
     app.include_router(health.router)
-    for router in (memories.router, feedback.router, review.router, search.router, predicates.router):
+    for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
+                   predicates.router):
         app.include_router(router, dependencies=[Depends(require_api_key)])
+    app.include_router(admin.router, dependencies=[Depends(require_admin_key)])
     return app

@@ -46,6 +46,17 @@ def require_api_key(services: ServicesDep,
         raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
 
 
+def require_admin_key(services: ServicesDep,
+                      credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
+    """/v1/admin reads across tenants: off unless CREDENCE_ADMIN_API_KEY is set, then only with that key."""
+    expected = services.settings.admin_api_key
+    if expected is None:
+        raise HTTPException(403, "administration is disabled: set CREDENCE_ADMIN_API_KEY to enable /v1/admin")
+    given = credentials.credentials if credentials else ""
+    if not secrets.compare_digest(given.encode(), expected.get_secret_value().encode()):
+        raise HTTPException(401, "missing or wrong administrator key", headers={"WWW-Authenticate": "Bearer"})
+
+
 MemoriesDep = Annotated[MemoryService, Depends(get_memories)]
 RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]
 

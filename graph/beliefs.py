@@ -79,6 +79,7 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
                         # Denormalised for retrieval: session visibility and session-over-global override.
                         claim_key=slot_key(item.agent, claim.subject, claim.predicate),
                         session_id=claim.session_id if claim.scope == "session" else None)
+    row.update(valid_from=iso(claim.valid_from), valid_until=iso(claim.valid_until))
     [created] = await tx.run("memories/create", agent=item.agent, rows=[row])
     memory_id = row["props"]["id"]
     [asserted] = await tx.run("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,

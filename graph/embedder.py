@@ -41,6 +41,10 @@ class SentenceTransformerEmbedder:
         self.max_tokens = int(self.model.max_seq_length)
         log.info("embedding model %s loaded (%d dims)", self.name, self.dimensions)
 
+    def count_tokens(self, text: str) -> int:
+        """Tokens of the model's own tokenizer, without truncation or special tokens."""
+        return len(self.model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         return self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                  convert_to_numpy=True, show_progress_bar=False).astype(np.float32)

@@ -171,11 +171,6 @@ class MemoryService:
                  "before": json.loads(r["operation"]["before"]) if r["operation"]["before"] else None,
                  "after": json.loads(r["operation"]["after"]) if r["operation"]["after"] else None} for r in rows]
 
-    async def get_many(self, agent: str, ids: Sequence[str]) -> dict[str, Memory]:
-        rows = await self.runner.read("memories/get_many", agent=agent, ids=list(ids))
-        memories = (memory_from_map(r["memory"]) for r in rows)
-        return {m.id: m for m in memories}
-
     async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
                    memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:
         after_created, after_id = cursor.decode(after) if after else (None, None)
@@ -207,5 +202,5 @@ def _row(item: NewMemory, metadata: str | None, vector: Any, now: str) -> dict[s
             "quarantine_details": (item.suspicious or None) if suspicious else None,
         },
         "source_ref": item.provenance.ref or "",
-        "created_at": now, "event_at": iso(item.event_at),
+        "created_at": now, "event_at": iso(item.event_at), "valid_from": None, "valid_until": None,
     }

@@ -49,4 +49,8 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         confidence=float(m.get("confidence", m.get("trust", 0.5))),
         quarantine=quarantine,
         claim=claim_from_map(claim),
+        valid_from=from_graph(m.get("valid_from")),
+        valid_until=from_graph(m.get("valid_until")),
+        access_count=int(m.get("access_count") or 0),
+        last_accessed_at=from_graph(m.get("last_accessed_at")),
     )

@@ -1,80 +1,129 @@
-"""Semantic search that is correct per tenant.
-
-The vector index answers the global top-k, so filtering by tenant afterwards can starve a small
-tenant. A tenant with at most `exact_scan_max` candidates is ranked exactly inside the database;
-a larger one goes through the index, widening k until it has enough, and falling back to exact
-ranking when its matches sit too deep in the global order."""
+"""Hybrid search that explains itself: vector and full-text candidates, fused by normalised max,
+reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
 from __future__ import annotations
 
-from graph.embedder import AsyncEncoder
-from graph.memories import MemoryService
-from graph.model import SearchHit, SearchQuery, SearchResult
-from graph.records import memory_from_map
-from graph.runner import GraphRunner
-from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
-from graph.tenant_hints import TenantSizeHints
+import asyncio
+from dataclasses import asdict, replace
+from datetime import datetime
+from typing import Any
 
-UNBOUNDED = 2**31 - 1
+from graph import keywords
+from graph.access import AccessTracker
+from graph.candidates import Candidates, CandidateSearch
+from graph.embedder import AsyncEncoder
+from graph.fusion import fuse, keyword_score
+from graph.funnel import funnel
+from graph.model import SearchHit, SearchMeta, SearchQuery, SearchResult
+from graph.records import memory_from_map
+from graph.rerank import Weights, composite, signals
+from graph.runner import GraphRunner
+from graph.similarity import CosineScale
+from graph.timeutil import iso, utcnow
+
+POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 3, 300  # each retriever's ranking pool: 3 x limit, 30..300
+
+
+def pool_size(limit: int) -> int:
+    return min(POOL_MAX, max(POOL_MIN, POOL_FACTOR * limit))
+
+
+def visibility(query: SearchQuery, explain: bool) -> dict[str, Any]:
+    """The parameters of the visibility filter every search query shares."""
+    return {"agent": query.agent, "statuses": list(query.statuses), "session_id": query.session_id,
+            "as_of": iso(query.as_of or utcnow()), "tags": list(query.tags),
+            "memory_types": list(query.memory_types) if query.memory_types else None,
+            "created_after": iso(query.created_after), "created_before": iso(query.created_before),
+            "event_after": iso(query.event_after), "event_before": iso(query.event_before), "explain": explain}
 
 
 class RetrievalService:
-    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, memories: MemoryService, scale: CosineScale, *,
-                 exact_scan_max: int, vector_max_k: int) -> None:
-        self.runner, self.encoder, self.memories, self.scale = runner, encoder, memories, scale
-        self.exact_scan_max, self.vector_max_k = exact_scan_max, vector_max_k
-        self.hints = TenantSizeHints()
+    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
+                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int) -> None:
+        self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
+        self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
+                                          keyword_max_k=keyword_max_k)
 
     async def warm_up(self) -> None:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
         vectors, backends.md §2.1): pay that at start-up, not on a user's first search."""
-        embedding = (await self.encoder.encode_one("warm-up")).tolist()
-        await self.runner.read("search/vector", k=1, embedding=embedding, limit=1, agent="", statuses=[],
-                               memory_types=None, session_id=None)
+        await self.runner.read("search/vector", k=1, embedding=await self.embed("warm-up"),
+                               **visibility(SearchQuery(agent="", text="warm-up"), explain=False))
 
-    async def search(self, query: SearchQuery) -> SearchResult:
-        embedding = (await self.encoder.encode_one(query.text)).tolist()
-        filters = {"agent": query.agent, "statuses": list(query.statuses), "session_id": query.session_id,
-                   "memory_types": list(query.memory_types) if query.memory_types else None}
-        key = (query.agent, tuple(query.statuses), query.memory_types, query.session_id)
-        result = None
-        if not self.hints.is_large(key):
-            result = await self._exact(embedding, query, filters, scan_cap=self.exact_scan_max + 1)
-            self.hints.mark(key, large=result is None)
-        if result is None:
-            result = await self._via_index(embedding, query, filters)
-        if query.min_score is not None:
-            result = SearchResult([h for h in result.hits if h.score >= query.min_score], result.strategy)
-        return result
+    async def embed(self, text: str) -> list[float]:
+        return (await self.encoder.encode_one(text)).tolist()
 
-    async def _exact(self, embedding: list[float], query: SearchQuery, filters: dict,
-                     scan_cap: int) -> SearchResult | None:
-        """Exact ranking, or None when the tenant has more than scan_cap - 1 candidates."""
-        rows = await self.runner.read("search/exact", scan_cap=scan_cap, embedding=embedding,
-                                      limit=query.limit, **filters)
-        if rows and rows[0]["candidates"] >= scan_cap:
-            return None
-        memories = await self.memories.get_many(query.agent, [r["id"] for r in rows])
-        hits = [SearchHit(memory=memories[r["id"]], score=self.scale.to_cosine(r["similarity"]))
-                for r in rows if r["id"] in memories]
-        return SearchResult(hits=hits, strategy="exact")
+    async def search(self, query: SearchQuery, embedding: list[float] | None = None) -> SearchResult:
+        return await self._search(query, embedding or await self.embed(query.text))
 
-    async def _via_index(self, embedding: list[float], query: SearchQuery, filters: dict) -> SearchResult:
-        k, total = first_k(query.limit, self.vector_max_k), None
-        while True:
-            rows = await self.runner.read("search/vector", k=k, embedding=embedding, limit=query.limit, **filters)
-            if len(rows) >= query.limit:
-                break
-            if total is None:
-                [row] = await self.runner.read("meta/index_size")
-                total = row["total"]
-            if k >= total:
-                break  # the whole index was ranked: these are all the tenant's matches
-            if k >= self.vector_max_k:
-                # The tenant's matches sit too deep in the global order: rank it exactly instead.
-                exact = await self._exact(embedding, query, filters, scan_cap=UNBOUNDED)
-                assert exact is not None
-                return exact
-            k = next_k(k, total, self.vector_max_k)
-        hits = [SearchHit(memory=memory_from_map(r["memory"]), score=index_score_to_cosine(r["score"]))
-                for r in rows]
-        return SearchResult(hits=hits, strategy="index")
+    async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
+        """One model call for all the query texts, then the searches side by side."""
+        embeddings = await self.encoder.encode([q.text for q in queries])
+        return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
+
+    async def search_agents(self, query: SearchQuery, agents: list[str]) -> dict[str, SearchResult]:
+        """Administrators: the same search in several tenants, each one filtered inside its own queries."""
+        embedding = await self.embed(query.text)
+        results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
+        return dict(zip(agents, results))
+
+    async def _search(self, query: SearchQuery, embedding: list[float]) -> SearchResult:
+        filters = visibility(query, query.explain)
+        pool = pool_size(query.limit)
+        terms = keywords.terms(query.text)
+        lucene = keywords.lucene_query(terms) if query.mode != "vector" else None
+        vector, keyword = await asyncio.gather(
+            self.candidates.vector(embedding, filters, pool) if query.mode != "keyword" else _none(),
+            self.candidates.keyword(lucene, filters, pool) if lucene else _none())
+        ids = list(dict.fromkeys([*vector.scores, *keyword.scores]))
+        rows = await self.runner.read("search/hydrate", ids=ids, embedding=embedding,
+                                      **visibility(query, explain=False)) if ids else []
+
+        weights = query.rerank or Weights()
+        now = utcnow()
+        best_bm25 = max(keyword.scores.values(), default=0.0)
+        hits, below = [], 0
+        for row in rows:
+            memory = memory_from_map(row["memory"])
+            similarity = self.scale.to_cosine(row["similarity"]) if row["similarity"] is not None else None
+            matched = keywords.hits(terms, memory.text) if memory.id in keyword.scores else []
+            kw = (keyword_score(keyword.scores[memory.id], best_bm25, len(matched) / len(terms))
+                  if memory.id in keyword.scores else None)
+            fused = fuse(similarity if query.mode != "keyword" else None, kw)
+            if query.min_similarity is not None and fused.relevance < query.min_similarity:
+                below += 1
+                continue
+            s = signals(fused.relevance, memory.confidence, memory.updated_at, memory.importance, now)
+            hits.append(SearchHit(memory=memory, score=fused.relevance, similarity=similarity, keyword_score=kw,
+                                  signals=s, composite=composite(s, weights), superseded_by=row["superseded_by"],
+                                  keyword_hits=tuple(matched) if query.explain else None))
+        order = (lambda h: (-h.composite, -h.score, h.memory.id)) if query.rerank else (lambda h: (-h.score, h.memory.id))
+        hits = sorted(hits, key=order)[:query.limit]
+        if query.track_access:
+            self.access.record(query.agent, [h.memory.id for h in hits])
+        meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
+        return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta)
+
+    @staticmethod
+    def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int) -> SearchMeta:
+        reasons = {**keyword.reasons, **vector.reasons}
+        if vector.strategy == "exact":
+            # Exact ranking counted the whole tenant; keyword hits add no new memories to that.
+            reasons = dict(vector.reasons)
+        counts, excluded = funnel(reasons, vector.hidden_statuses, vector.unseen_kept, below, returned)
+        return SearchMeta(options=options_of(query), counts=counts, excluded=excluded, strategy=vector.strategy)
+
+
+def options_of(query: SearchQuery) -> dict[str, Any]:
+    """The effective options, for explain: no embeddings, no internals."""
+    out = {k: v for k, v in asdict(query).items() if k not in ("agent", "text", "explain")}
+    out["rerank"] = query.rerank.as_dict() if query.rerank else False
+    for k, v in out.items():
+        if isinstance(v, datetime):
+            out[k] = iso(v)
+        elif isinstance(v, tuple):
+            out[k] = list(v)
+    return out
+
+
+async def _none() -> Candidates:
+    return Candidates(scores={})

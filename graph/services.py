@@ -9,9 +9,12 @@ from typing import Any
 from graph.backends.connect import Backend, launch, wait_ready
 from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.errors import CredenceError
+from graph.access import AccessTracker
 from graph.conflicts import ConflictService
+from graph.context import ContextService
 from graph.explain import ExplainService
 from graph.feedback import FeedbackService
+from graph.links import LinkService
 from graph.memories import MemoryService
 from graph.predicates import PredicateService
 from graph.quarantine import QuarantineService
@@ -21,6 +24,7 @@ from graph.runner import GraphRunner
 from graph.schema import apply_schema
 from graph.settings import Settings
 from graph.similarity import CosineScale
+from graph.tokens import estimator_for
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +37,14 @@ class Services:
     encoder: AsyncEncoder
     memories: MemoryService
     retrieval: RetrievalService
+    access: AccessTracker
     predicates: PredicateService
     feedback: FeedbackService
     conflicts: ConflictService
     quarantine: QuarantineService
     explain: ExplainService
+    context: ContextService
+    links: LinkService
     schema_applied: bool = field(default=False)
 
     @classmethod
@@ -62,14 +69,19 @@ class Services:
             encoder = AsyncEncoder(embedder)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      max_batch=settings.max_batch)
-            retrieval = RetrievalService(runner, encoder, memories, CosineScale(points["opposite"], points["orthogonal"]),
-                                         exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k)
+            access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
+            retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
+                                         exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
+                                         keyword_max_k=settings.keyword_max_k)
             await retrieval.warm_up()
+            access.start()
         except BaseException:
             await backend.close()
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
-                   retrieval=retrieval, predicates=PredicateService(runner),
+                   retrieval=retrieval, access=access, predicates=PredicateService(runner),
+                   context=ContextService(runner, retrieval, estimator_for(settings.token_estimator, embedder)),
+                   links=LinkService(runner),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner), schema_applied=True)
 
@@ -83,4 +95,5 @@ class Services:
         return {"ready": all(checks.values()), "backend": self.backend.kind, "checks": checks}
 
     async def close(self) -> None:
+        await self.access.stop()  # the last interval's counts, before the driver goes
         await self.backend.close()

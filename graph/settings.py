@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     port: int = Field(8000, ge=1, le=65535, description="Port the HTTP API listens on.")
     log_level: str = Field("info", pattern="^(critical|error|warning|info|debug)$")
     api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
+    admin_api_key: SecretStr | None = Field(
+        None, description="Enables /v1/admin (cross-agent search), which then needs `Authorization: Bearer <key>`.")
     data_dir: Path = Field(Path("./data"), description="Embedded backend's data; survives restarts.")
 
     max_text_chars: int = Field(32_000, ge=1, le=1_000_000, description="Longest memory text accepted.")
@@ -37,6 +39,16 @@ class Settings(BaseSettings):
     vector_max_k: int = Field(
         10_000, ge=100, le=1_000_000,
         description="Most nodes one vector index query may ask for before falling back to exact scoring.")
+
+    keyword_max_k: int = Field(
+        5_000, ge=100, le=1_000_000,
+        description="Most matches one full-text query may ask for while looking for a tenant's keyword hits.")
+    access_tracking: bool = Field(True, description="Count how often search returns each memory (batched, async).")
+    access_flush_interval: float = Field(1.0, gt=0, le=3600, description="Seconds between access-count writes.")
+    token_estimator: str = Field(
+        "chars", pattern="^(chars|model)$",
+        description="Context budgets: `chars` is the PRD's characters/4; `model` counts the embedding "
+                    "model's tokenizer tokens.")
 
     neo4j_uri: str | None = Field(None, validation_alias=_neo4j("URI"), description="Set to use a Neo4j server.")
     neo4j_user: str = Field("neo4j", validation_alias=_neo4j("USER"))

@@ -18,6 +18,7 @@ from graph.settings import Settings
 
 # Small enough that a test tenant of a few hundred memories exercises the ANN-index path.
 TEST_EXACT_SCAN_MAX = 100
+TEST_ADMIN_KEY = "test-admin-key"
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +33,8 @@ def _docker_engine() -> bool:
 
 
 def _neo4j_settings(tmp: Path) -> tuple[Settings, object | None]:
-    common = {"data_dir": tmp, "exact_scan_max": TEST_EXACT_SCAN_MAX}
+    common = {"data_dir": tmp, "exact_scan_max": TEST_EXACT_SCAN_MAX, "admin_api_key": TEST_ADMIN_KEY,
+              "access_flush_interval": 0.2}
     if os.environ.get("NEO4J_URI"):
         return Settings(**common), None
     if not _docker_engine():
@@ -53,7 +55,8 @@ def _neo4j_settings(tmp: Path) -> tuple[Settings, object | None]:
 def backend_settings(request, tmp_path_factory) -> Iterator[Settings]:
     tmp = tmp_path_factory.mktemp(f"data-{request.param}")
     if request.param == "arcadedb":
-        yield Settings(data_dir=tmp, exact_scan_max=TEST_EXACT_SCAN_MAX, embedded_heap="1g")
+        yield Settings(data_dir=tmp, exact_scan_max=TEST_EXACT_SCAN_MAX, embedded_heap="1g",
+                       admin_api_key=TEST_ADMIN_KEY, access_flush_interval=0.2)
         return
     settings, container = _neo4j_settings(tmp)
     yield settings

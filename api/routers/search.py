@@ -1,17 +1,22 @@
-"""/v1/search: semantic retrieval within one tenant."""
+"""/v1/search and /v1/search:many: hybrid retrieval within one tenant."""
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from api.deps import RetrievalDep
-from api.schemas.memories import MemoryOut
-from api.schemas.search import SearchHitOut, SearchRequest, SearchResponse
+from api.schemas.search import SearchManyRequest, SearchManyResponse, SearchRequest, SearchResponse
 
 router = APIRouter(prefix="/v1", tags=["search"])
 
 
-@router.post("/search", response_model=SearchResponse)
+@router.post("/search", response_model=SearchResponse,
+             summary="Hybrid (vector + full-text) search, reranked on relevance, confidence, recency, importance")
 async def search(body: SearchRequest, retrieval: RetrievalDep) -> SearchResponse:
-    result = await retrieval.search(body.to_domain())
-    results = [SearchHitOut(**MemoryOut.of(h.memory).model_dump(), score=h.score) for h in result.hits]
-    return SearchResponse(count=len(results), results=results)
+    return SearchResponse.of(await retrieval.search(body.to_domain(body.agent)), body.query, body.agent)
+
+
+@router.post("/search:many", response_model=SearchManyResponse, summary="Several searches of one tenant in one call")
+async def search_many(body: SearchManyRequest, retrieval: RetrievalDep) -> SearchManyResponse:
+    results = await retrieval.search_many([s.to_domain(body.agent) for s in body.searches])
+    return SearchManyResponse(results=[SearchResponse.of(r, s.query, body.agent)
+                                       for r, s in zip(results, body.searches)])

@@ -88,6 +88,10 @@ class MemoryOut(BaseModel):
     confidence: float = Field(description="Equals trust (PRD v0.8): belief strength, apart from importance.")
     quarantine: QuarantineOut | None
     claim: ClaimOut | None = Field(None, description="Present on single-memory reads and writes.")
+    valid_from: datetime | None = Field(None, description="Start of the claim's validity window, if any.")
+    valid_until: datetime | None = Field(None, description="End of the claim's validity window (exclusive), if any.")
+    access_count: int = Field(0, description="Times retrieval returned this memory (recorded asynchronously).")
+    last_accessed_at: datetime | None = None
 
     @classmethod
     def of(cls, memory: Memory) -> "MemoryOut":
@@ -98,7 +102,8 @@ class MemoryOut(BaseModel):
                    source_type=memory.source_type, corroboration=memory.corroboration,
                    reinforcements=memory.reinforcements, disputes=memory.disputes, trust=memory.trust,
                    confidence=memory.confidence, quarantine=QuarantineOut.of(memory.quarantine),
-                   claim=ClaimOut.of(memory.claim))
+                   claim=ClaimOut.of(memory.claim), valid_from=memory.valid_from, valid_until=memory.valid_until,
+                   access_count=memory.access_count, last_accessed_at=memory.last_accessed_at)
 
 
 class StoreOut(MemoryOut):

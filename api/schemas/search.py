@@ -1,19 +1,54 @@
-"""Request and response bodies for /v1/search."""
+"""Request and response bodies for /v1/search, /v1/search:many and /v1/admin/search."""
 from __future__ import annotations
 
-from pydantic import AliasChoices, BaseModel, Field, StrictBool, StrictFloat, StrictInt
+from typing import Any, Literal
 
-from api.schemas.common import Agent, MemoryType, Request, Status
+from pydantic import (AliasChoices, AwareDatetime, BaseModel, Field, StrictBool, StrictFloat, StrictInt,
+                      field_validator, model_validator)
+
+from api.schemas.common import Agent, MemoryType, Request, Status, Tag
+from api.schemas.beliefs import QuarantineOut
 from api.schemas.memories import MemoryOut
-from graph.model import SearchQuery, visible_statuses
+from graph.errors import InvalidInput
+from graph.model import SEARCH_MODES, SearchHit, SearchMeta, SearchQuery, SearchResult, visible_statuses
+from graph.rerank import Weights
+
+Weight = StrictFloat | StrictInt
 
 
-class SearchRequest(Request):
-    agent: Agent
+class RerankWeights(Request):
+    """Custom rerank weights; any left out keep the PRD default. Each at least 0, not all 0."""
+    relevance: Weight = 0.40
+    confidence: Weight = 0.25
+    recency: Weight = 0.20
+    importance: Weight = 0.15
+
+    @model_validator(mode="after")
+    def _valid(self) -> "RerankWeights":
+        self.to_domain()  # the rule lives in graph.rerank.Weights
+        return self
+
+    def to_domain(self) -> Weights:
+        try:
+            return Weights(**{k: float(v) for k, v in self.model_dump().items()})
+        except InvalidInput as exc:
+            raise ValueError(f"{exc.field}: {exc.message}") from None
+
+
+class SearchOptions(Request):
+    """Everything a search takes besides the tenant."""
     query: str = Field(min_length=1, max_length=4_000, pattern=r"\S")
     limit: StrictInt = Field(10, ge=1, le=100)
-    min_score: StrictFloat | None = Field(None, ge=-1.0, le=1.0, description="Lowest cosine similarity returned.")
+    mode: Literal[SEARCH_MODES] = Field(  # type: ignore[valid-type]
+        "hybrid", description="Candidates from both indexes (hybrid), or the vector or full-text index alone.")
+    rerank: StrictBool | RerankWeights = Field(
+        True, description="true: the PRD's four-signal rerank; false: raw relevance order; an object: custom weights.")
+    explain: StrictBool = Field(False, description="Add `meta` and per-result `explain` (costs a little more).")
+    min_similarity: StrictFloat | StrictInt | None = Field(
+        None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_similarity", "min_score"),
+        description="Lowest relevance (`score`) returned. Alias min_score.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
+    tags: list[Tag] = Field([], max_length=20, description="A memory must carry every one of these tags.")
     statuses: list[Status] | None = Field(
         None, min_length=1, validation_alias=AliasChoices("statuses", "status_filter"),
         description="Exactly these statuses (alias status_filter). Default: active only.")
@@ -23,22 +58,139 @@ class SearchRequest(Request):
     include_all: StrictBool = Field(False, description="Every status, archived included.")
     session_id: str | None = Field(None, max_length=200,
                                    description="Show this session's claims; they override global ones.")
+    after: AwareDatetime | None = Field(None, description="Only memories whose `time_field` is later than this.")
+    before: AwareDatetime | None = Field(None, description="Only memories whose `time_field` is earlier than this.")
+    time_field: Literal["created_at", "event_at"] = Field(
+        "created_at", description="What before/after compare; memories without an event_at fail event_at bounds.")
+    as_of: AwareDatetime | None = Field(
+        None, description="Validity windows are checked at this instant (default: now).")
 
-    def effective_statuses(self) -> tuple[str, ...]:
-        return visible_statuses(self.statuses, include_superseded=self.include_superseded,
-                                include_disputed=self.include_disputed, include_quarantined=self.include_quarantined,
-                                include_all=self.include_all)
+    @field_validator("tags")
+    @classmethod
+    def _distinct(cls, tags: list[str]) -> list[str]:
+        return list(dict.fromkeys(tags))
 
-    def to_domain(self) -> SearchQuery:
-        return SearchQuery(agent=self.agent, text=self.query, limit=self.limit, min_score=self.min_score,
-                           memory_types=tuple(self.memory_types) if self.memory_types else None,
-                           statuses=self.effective_statuses(), session_id=self.session_id)
+    @model_validator(mode="after")
+    def _window(self) -> "SearchOptions":
+        if self.after and self.before and self.after >= self.before:
+            raise ValueError("after must be earlier than before")
+        return self
+
+    def to_domain(self, agent: str) -> SearchQuery:
+        statuses = visible_statuses(self.statuses, include_superseded=self.include_superseded,
+                                    include_disputed=self.include_disputed,
+                                    include_quarantined=self.include_quarantined, include_all=self.include_all)
+        on_event = self.time_field == "event_at"
+        rerank = None if self.rerank is False else (
+            Weights() if self.rerank is True else self.rerank.to_domain())  # type: ignore[union-attr]
+        return SearchQuery(
+            agent=agent, text=self.query, limit=self.limit, mode=self.mode, rerank=rerank, explain=self.explain,
+            min_similarity=float(self.min_similarity) if self.min_similarity is not None else None,
+            memory_types=tuple(self.memory_types) if self.memory_types else None, tags=tuple(self.tags),
+            statuses=statuses, session_id=self.session_id, as_of=self.as_of,
+            created_after=None if on_event else self.after, created_before=None if on_event else self.before,
+            event_after=self.after if on_event else None, event_before=self.before if on_event else None)
+
+
+class SearchRequest(SearchOptions):
+    agent: Agent
+
+
+class SearchManyRequest(Request):
+    agent: Agent
+    searches: list[SearchOptions] = Field(min_length=1, max_length=20,
+                                          description="Up to 20 searches, answered in order.")
+
+
+class AdminSearchRequest(SearchOptions):
+    agents: list[Agent] = Field(min_length=1, max_length=50, description="The tenants to search, each on its own.")
+
+
+class Retrieved(BaseModel):
+    vector_similarity: float | None
+    keyword_score: float | None
+    keyword_hits: list[str]
+
+
+class RerankExplain(BaseModel):
+    weights: dict[str, float]
+    signals: dict[str, float]
+    composite_score: float
+
+
+class StatusExplain(BaseModel):
+    status: Status
+    superseded_by: str | None
+    quarantine: QuarantineOut | None
+
+
+class HitExplain(BaseModel):
+    retrieved: Retrieved
+    rerank: RerankExplain
+    status: StatusExplain
 
 
 class SearchHitOut(MemoryOut):
-    score: float = Field(description="Cosine similarity of query and memory, in [-1, 1].")
+    score: float = Field(description="Relevance from retrieval in [0, 1]: the fused vector and keyword score.")
+    similarity: float | None = Field(description="Cosine similarity of query and memory, in [-1, 1].")
+    composite_score: float = Field(description="The four-signal rerank score (computed even with rerank off).")
+    ranking_signals: dict[str, float]
+    explain: HitExplain | None = Field(None, description="With explain: true.")
+
+    @classmethod
+    def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> "SearchHitOut":
+        out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
+                  composite_score=hit.composite, ranking_signals=hit.signals.as_dict())
+        if explain:
+            out.explain = HitExplain(
+                retrieved=Retrieved(vector_similarity=hit.similarity, keyword_score=hit.keyword_score,
+                                    keyword_hits=list(hit.keyword_hits or ())),
+                rerank=RerankExplain(weights=result.weights.as_dict(), signals=hit.signals.as_dict(),
+                                     composite_score=hit.composite),
+                status=StatusExplain(status=hit.memory.status, superseded_by=hit.superseded_by,
+                                     quarantine=QuarantineOut.of(hit.memory.quarantine)))
+        return out
+
+
+class SearchMetaOut(BaseModel):
+    query: str
+    agent: str
+    options: dict[str, Any]
+    counts: dict[str, int]
+    excluded: dict[str, int]
+    strategy: str = Field(description="exact: the tenant was ranked exactly; index: via the ANN index.")
+
+    @classmethod
+    def of(cls, meta: SearchMeta, query: str, agent: str) -> "SearchMetaOut":
+        return cls(query=query, agent=agent, options=meta.options, counts=meta.counts, excluded=meta.excluded,
+                   strategy=meta.strategy)
 
 
 class SearchResponse(BaseModel):
     count: int
     results: list[SearchHitOut]
+    meta: SearchMetaOut | None = Field(None, description="With explain: true.")
+
+    @classmethod
+    def of(cls, result: SearchResult, query: str, agent: str) -> "SearchResponse":
+        explain = result.meta is not None
+        hits = [SearchHitOut.of(h, result, explain) for h in result.hits]
+        meta = SearchMetaOut.of(result.meta, query, agent) if result.meta else None
+        return cls(count=len(hits), results=hits, meta=meta)
+
+
+class SearchManyResponse(BaseModel):
+    results: list[SearchResponse] = Field(description="One response per search, in request order.")
+
+
+class AdminSearchResponse(BaseModel):
+    count: int
+    results: list[SearchHitOut] = Field(description="The best `limit` across the tenants; each names its agent.")
+    meta: dict[str, SearchMetaOut] | None = Field(None, description="With explain: true, per agent.")
+
+    @classmethod
+    def of(cls, results: dict[str, SearchResult], query: str, limit: int, reranked: bool) -> "AdminSearchResponse":
+        hits = [SearchHitOut.of(h, r, r.meta is not None) for r in results.values() for h in r.hits]
+        hits.sort(key=(lambda h: (-h.composite_score, -h.score, h.id)) if reranked else (lambda h: (-h.score, h.id)))
+        meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in results.items() if r.meta} or None
+        return cls(count=min(limit, len(hits)), results=hits[:limit], meta=meta)

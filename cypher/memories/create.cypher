@@ -9,6 +9,9 @@ SET m = row.props,
     m.created_at = datetime(row.created_at),
     m.updated_at = datetime(row.created_at),
     m.event_at = datetime(row.event_at),
+    // The claim's validity window, denormalised so search can filter by as_of without a hop.
+    m.valid_from = datetime(row.valid_from),
+    m.valid_until = datetime(row.valid_until),
     m.quarantined_at = CASE WHEN row.props.status = 'quarantined' THEN datetime(row.created_at) END
 MERGE (s:Source {agent: $agent, type: row.props.source_type, ref: row.source_ref})
 CREATE (m)-[:FROM {at: datetime(row.created_at)}]->(s)

@@ -1,4 +1,6 @@
-"""Semantic search through the API: ranking, filters, and correctness per tenant."""
+"""Vector search through the API: ranking, filters, and correctness per tenant. Here search runs
+in vector mode without rerank, so its order is the embedding model's; test_hybrid_search.py covers
+the hybrid pipeline."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,7 +8,7 @@ import pytest
 
 from graph.model import SearchQuery
 from tests.conftest import TEST_EXACT_SCAN_MAX
-from tests.helpers import search, store, store_many
+from tests.helpers import search as hybrid_search, store, store_many
 
 A_TEXTS = [
     "The user's monthly budget for groceries is 400 euros",
@@ -21,6 +23,10 @@ A_TEXTS = [
     "The user's landlord raised the rent in March",
 ]
 QUERY = "How much does the user spend on food each month?"
+
+
+def search(client, agent: str, query: str, **options):
+    return hybrid_search(client, agent, query, **{"mode": "vector", "rerank": False, **options})
 
 
 def expected_order(embedder, query: str, texts: list[str]) -> list[str]:
@@ -44,11 +50,13 @@ def test_results_are_ranked_by_similarity_with_cosine_scores(client, agent, embe
         store(client, agent, text)
     results = search(client, agent, QUERY, limit=10)
     assert [r["text"] for r in results] == expected_order(embedder, QUERY, A_TEXTS)
-    # Scores are true cosine similarities, whatever scale the backend's function uses.
+    # Similarities are true cosines, whatever scale the backend's function uses; in vector mode
+    # the relevance score is the cosine, clamped to [0, 1].
     vectors = embedder.encode([r["text"] for r in results])
     expected = vectors @ embedder.encode([QUERY])[0]
-    assert [r["score"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
-    scores = [r["score"] for r in results]
+    assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
+    assert [r["score"] for r in results] == pytest.approx([max(0.0, e) for e in expected.tolist()], abs=1e-4)
+    scores = [r["similarity"] for r in results]
     assert scores == sorted(scores, reverse=True) and all(-1 <= s <= 1 for s in scores)
     assert results[0]["text"] == A_TEXTS[0]
 
@@ -69,7 +77,7 @@ def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, a
     texts.append("The user keeps a strict monthly food budget and tracks every grocery receipt")
     store_many(client, agent, texts)
 
-    result = run(services.retrieval.search, SearchQuery(agent=agent, text=QUERY, limit=10))
+    result = run(services.retrieval.search, SearchQuery(agent=agent, text=QUERY, limit=10, mode="vector", rerank=None))
     assert result.strategy == "index"
     assert {h.memory.agent for h in result.hits} == {agent}
     assert result.hits[0].memory.text == texts[-1]

@@ -9,7 +9,7 @@ def test_registry_loads_every_file_by_name():
     registry = QueryRegistry()
     assert "memories/create" in registry.names() and "search/vector" in registry.names()
     assert registry["memories/get"].params == frozenset({"agent", "id"})
-    assert "tenant" in registry["memories/get_many"].doc or registry["memories/get_many"].doc
+    assert "tenant" in registry["search/hydrate"].doc
     with pytest.raises(KeyError, match="no Cypher file"):
         registry["memories/nope"]
 
@@ -46,3 +46,16 @@ def test_bind_refuses_missing_or_extra_params():
 def test_group_lists_only_the_folder_itself():
     names = [q.name for q in QueryRegistry().group("schema")]
     assert names and all(n.count("/") == 1 for n in names)
+
+
+def test_search_queries_share_one_visibility_filter():
+    """Cypher has no functions, so the filter search applies lives verbatim in four files; this holds
+    them equal, so a change to one is a change to all."""
+    registry = QueryRegistry()
+    blocks = {}
+    for name in ("search/exact", "search/vector", "search/fulltext", "search/hydrate"):
+        text = registry[name].text
+        start, end = text.index("// visibility:begin"), text.index("// visibility:end")
+        blocks[name] = text[start:end]
+    assert len(set(blocks.values())) == 1, blocks
+    assert "$statuses" in blocks["search/exact"] and "$as_of" in blocks["search/exact"]

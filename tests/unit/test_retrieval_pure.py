@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from graph.context_format import ContextItem, format_context
 from graph.errors import InvalidInput
-from graph.fusion import normalised_max
+from graph.fusion import fuse, keyword_score
+from graph.keywords import hits, lucene_query, terms
 from graph.lucene import escape
 from graph.packing import pack, top
 from graph.rerank import Weights, composite, recency, signals
@@ -53,13 +54,24 @@ def test_bad_weights_are_invalid_input(weights, field):
     assert err.value.field == field
 
 
-def test_normalised_max_fusion():
-    fused = normalised_max({"a": 0.8, "b": 0.3, "c": -0.2}, {"b": 12.0, "d": 3.0})
-    assert fused["a"].relevance == 0.8 and fused["a"].keyword_score is None
-    assert fused["b"].relevance == 1.0 and fused["b"].vector_similarity == 0.3 and fused["b"].keyword_score == 1.0
-    assert fused["c"].relevance == 0.0
-    assert fused["d"].relevance == 0.25 and fused["d"].vector_similarity is None
-    assert normalised_max({}, {}) == {}
+def test_normalised_max_fusion_weighs_keyword_scores_by_coverage():
+    assert fuse(0.8, None) == fuse(0.8, None) and fuse(0.8, None).relevance == 0.8
+    assert fuse(0.3, keyword_score(12.0, 12.0, 1.0)).relevance == 1.0
+    assert fuse(-0.2, None).relevance == 0.0 and fuse(None, None).relevance == 0.0
+    # The best BM25 hit that holds one of four query terms is worth a quarter, not 1.0.
+    weak = fuse(0.6, keyword_score(3.0, 3.0, 0.25))
+    assert weak.relevance == 0.6 and weak.keyword_score == 0.25 and weak.vector_similarity == 0.6
+    assert keyword_score(5.0, 0.0, 1.0) == 0.0
+
+
+def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
+    assert terms("What is the user's BUDGET for the trip?") == ["user", "budget", "trip"]
+    assert terms("the who") == ["the", "who"]  # nothing but function words: search them anyway
+    assert terms("c++ (v2) a:b \\ \"x") == ["c", "v2", "b", "x"]  # 'a' is a function word
+    assert lucene_query([]) is None
+    assert lucene_query(["budget", "trip"]) == "budget trip"
+    assert hits(["budget", "trip", "paris"], "Budget: $750 for the Paris-trip") == ["budget", "trip", "paris"]
+    assert hits(["budget"], "budgets") == []
 
 
 def item(i, text, value, memory_type="fact", **extra):

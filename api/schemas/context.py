@@ -1,0 +1,78 @@
+"""Request and response bodies for /v1/context."""
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, StrictInt
+
+from api.schemas.common import Agent
+from api.schemas.search import SearchMetaOut, SearchOptions
+from graph.context import ContextQuery, ContextResult
+
+
+class ContextRequest(SearchOptions):
+    agent: Agent
+    limit: StrictInt = Field(10, ge=1, le=100, description="Ignored: the pool is 2 x max_memories.")
+    max_memories: StrictInt = Field(15, ge=1, le=50, description="Without max_tokens: how many memories. "
+                                                                "The search pool is twice this.")
+    max_tokens: StrictInt | None = Field(None, ge=1, le=1_000_000,
+                                         description="Token budget for the whole formatted context, headers included.")
+
+    def to_context(self) -> ContextQuery:
+        return ContextQuery(search=self.to_domain(self.agent), max_memories=self.max_memories,
+                            max_tokens=self.max_tokens)
+
+
+class ContextMemoryOut(BaseModel):
+    id: str
+    text: str
+    memory_type: str
+    status: str
+    composite_score: float = Field(description="The value packing weighs against the memory's tokens.")
+    via: str = Field(description="search, or the edge types (SUPPORTS, CAUSES, SUPERSEDES) that brought it in.")
+    expanded_from: list[str] = Field(description="Pool memories it is one hop from (empty for search hits).")
+
+
+class ExcludedOut(BaseModel):
+    id: str
+    reason: str = Field(description="budget: it did not fit.")
+    value: float
+
+
+class PackingOut(BaseModel):
+    max_tokens: int | None
+    token_estimate: int
+    included_ids: list[str]
+    excluded: list[ExcludedOut]
+
+
+class ContextExplainOut(BaseModel):
+    search_meta: SearchMetaOut | None
+    packing: PackingOut
+
+
+class ContextResponse(BaseModel):
+    context: str = Field(description="Memories grouped by type, ready for a prompt; empty when nothing fits.")
+    token_estimate: int = Field(description="Estimated tokens of `context`; never above max_tokens.")
+    included: int
+    excluded: int
+    excluded_reasons: list[ExcludedOut]
+    memories: list[ContextMemoryOut] = Field(description="The included memories, best value first.")
+    explain: ContextExplainOut | None = Field(None, description="With explain: true.")
+
+    @classmethod
+    def of(cls, result: ContextResult, request: ContextRequest) -> "ContextResponse":
+        packed = result.packed
+        excluded = [ExcludedOut(id=e.id, reason=e.reason, value=e.value) for e in packed.excluded]
+        memories = []
+        for item in sorted(packed.included, key=lambda i: (-i.value, i.id)):
+            c = result.candidates[item.id]
+            memories.append(ContextMemoryOut(id=item.id, text=c.memory.text, memory_type=c.memory.memory_type,
+                                             status=c.memory.status, composite_score=c.value, via=c.via,
+                                             expanded_from=list(c.expanded_from)))
+        explain = None
+        if request.explain:
+            meta = SearchMetaOut.of(result.search_meta, request.query, request.agent) if result.search_meta else None
+            explain = ContextExplainOut(search_meta=meta, packing=PackingOut(
+                max_tokens=result.max_tokens, token_estimate=packed.token_estimate,
+                included_ids=[i.id for i in packed.included], excluded=excluded))
+        return cls(context=packed.context, token_estimate=packed.token_estimate, included=len(packed.included),
+                   excluded=len(excluded), excluded_reasons=excluded, memories=memories, explain=explain)

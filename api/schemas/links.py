@@ -1,0 +1,33 @@
+"""Request and response bodies for memory links (SUPPORTS, CAUSES)."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+from api.schemas.common import Agent, Request
+
+LinkType = Literal["SUPPORTS", "CAUSES"]
+
+
+class LinkCreate(Request):
+    agent: Agent
+    type: LinkType = Field(description="SUPPORTS: this memory supports `to`; CAUSES: this memory caused `to`.")
+    to: UUID = Field(description="The other memory, of the same agent.")
+    note: str | None = Field(None, max_length=1_000)
+
+
+class LinkOut(BaseModel):
+    type: str = Field(description="SUPPORTS, CAUSES or SUPERSEDES.")
+    direction: Literal["out", "in"] = Field(description="out: this memory is the edge's start.")
+    id: str = Field(description="The memory at the other end.")
+    at: datetime | None
+    note: str | None = None
+    reason: str | None = Field(None, description="SUPERSEDES only: why the belief was replaced.")
+
+
+class LinksOut(BaseModel):
+    id: str
+    links: list[LinkOut]

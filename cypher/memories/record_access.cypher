@@ -1,0 +1,9 @@
+// Retrieval bookkeeping, batched: how often and when search returned each memory. It never
+// touches updated_at or version, so reading a memory neither freshens its recency signal nor
+// makes a client's expected_version stale.
+// params: agent, hits, now
+UNWIND $hits AS hit
+MATCH (m:Memory {agent: $agent, id: hit.id})
+SET m.access_count = coalesce(m.access_count, 0) + hit.n,
+    m.last_accessed_at = datetime($now)
+RETURN count(m) AS updated

@@ -1,0 +1,92 @@
+"""Candidates for one tenant from the vector and the full-text index, filtered in Cypher.
+
+Both indexes answer globally, so filtering by tenant afterwards can starve a small tenant. A
+tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
+larger one goes through the vector index, widening k until it has enough, and falling back to
+exact ranking when its matches sit too deep in the global order. Full-text search widens the
+same way up to `keyword_max_k` matches."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.runner import GraphRunner
+from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
+from graph.tenant_hints import TenantSizeHints
+
+UNBOUNDED = 2**31 - 1
+
+
+@dataclass
+class Candidates:
+    scores: dict[str, float]  # id -> cosine (vector) or BM25 (keyword), best first, at most the pool
+    strategy: str = "index"  # vector candidates: "exact" or "index"
+    # Explain only:
+    reasons: dict[str, str | None] = field(default_factory=dict)  # every listed id -> why hidden (None: shown)
+    hidden_statuses: dict[str, int] = field(default_factory=dict)  # hidden by status, counted not listed
+    unseen_kept: int = 0  # passed the filters, not listed
+
+
+class CandidateSearch:
+    def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
+                 keyword_max_k: int) -> None:
+        self.runner, self.scale = runner, scale
+        self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
+        self.hints = TenantSizeHints()
+
+    async def vector(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
+        key = (filters["agent"], tuple(filters["statuses"]))
+        found = None
+        if not self.hints.is_large(key):
+            found = await self._exact(embedding, filters, pool, scan_cap=self.exact_scan_max + 1)
+            self.hints.mark(key, large=found is None)
+        if found is None:
+            found = await self._via_index(embedding, filters, pool)
+        return found
+
+    async def keyword(self, lucene: str, filters: dict[str, Any], pool: int) -> Candidates:
+        k = first_k(pool, self.keyword_max_k)
+        while True:
+            [row] = await self.runner.read("search/fulltext", k=k, lucene=lucene, **filters)
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
+                break
+            k = next_k(k, UNBOUNDED, self.keyword_max_k)
+        return _listed(row["hits"], pool, lambda h: h["score"])
+
+    async def _exact(self, embedding: list[float], filters: dict[str, Any], pool: int,
+                     scan_cap: int) -> Candidates | None:
+        """Exact ranking, or None when the tenant has more than scan_cap - 1 shown memories."""
+        rows = await self.runner.read("search/exact", scan_cap=scan_cap, embedding=embedding, limit=pool, **filters)
+        if rows and rows[0]["candidates"] >= scan_cap:
+            return None
+        hits = rows[0]["hits"] if rows else []
+        found = _listed(hits, pool, lambda h: self.scale.to_cosine(h["similarity"]))
+        found.strategy = "exact"
+        if filters["explain"]:
+            found.unseen_kept = (rows[0]["candidates"] if rows else 0) - len(hits)
+            counts = await self.runner.read("search/status_counts", agent=filters["agent"],
+                                            statuses=filters["statuses"])
+            found.hidden_statuses = {r["status"]: r["n"] for r in counts}
+        return found
+
+    async def _via_index(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
+        k = first_k(pool, self.vector_max_k)
+        while True:
+            [row] = await self.runner.read("search/vector", k=k, embedding=embedding, **filters)
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if kept >= pool or row["scanned"] < k:
+                break  # enough, or the whole index was ranked
+            if k >= self.vector_max_k:
+                # The tenant's matches sit too deep in the global order: rank it exactly instead.
+                found = await self._exact(embedding, filters, pool, scan_cap=UNBOUNDED)
+                assert found is not None
+                return found
+            k = next_k(k, UNBOUNDED, self.vector_max_k)
+        return _listed(row["hits"], pool, lambda h: index_score_to_cosine(h["score"]))
+
+
+def _listed(hits: list[dict[str, Any]], pool: int, score_of) -> Candidates:
+    kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
+    return Candidates(scores={h["id"]: score_of(h) for h in kept[:pool]},
+                      reasons={h["id"]: h["reason"] for h in hits})
