@@ -1,0 +1,236 @@
+"""Hybrid search through the API (PRD v0.8 feature 4, v0.8.1 feature 8): the seed tests for
+re-ranking and explainability, keyword candidates with Lucene's special characters, filters in
+Cypher, tenant isolation, search:many, admin search and access tracking."""
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from graph.model import SearchQuery
+from graph.retrieval import visibility
+from tests.conftest import TEST_ADMIN_KEY
+from tests.helpers import assert_problem, search, store
+
+PRD = {"relevance": 0.40, "confidence": 0.25, "recency": 0.20, "importance": 0.15}
+QUERY = "The user's budget for the Lisbon trip is 900 euros"
+
+
+def claim(subject: str, predicate: str, value: str, **extra) -> dict:
+    return {"subject": subject, "predicate": predicate, "value": value, **extra}
+
+
+def composite(signals: dict, weights: dict) -> float:
+    return sum(signals[k] * weights[k] for k in PRD)
+
+
+@pytest.fixture
+def trip(client, agent):
+    """A doubtful memory that matches the query word for word, and a trusted one that says it
+    less directly, plus unrelated memories."""
+    doubtful = store(client, agent, QUERY, provenance={"source": "inference"})
+    trusted = store(client, agent, "Lisbon trip: the user's budget for the whole trip is 900 euros, flights included",
+                    provenance={"source": "user_explicit"})
+    store(client, agent, "The user's cat is called Miso")
+    store(client, agent, "The user prefers aisle seats on long flights", importance=0.9)
+    return doubtful, trusted
+
+
+def test_results_carry_scores_signals_and_the_prd_composite(client, agent, trip):
+    results = search(client, agent, QUERY)
+    assert results
+    now = datetime.now(timezone.utc)
+    for r in results:
+        s = r["ranking_signals"]
+        assert set(s) == set(PRD) and 0 <= r["score"] <= 1 and s["relevance"] == pytest.approx(r["score"])
+        assert s["confidence"] == r["confidence"] and s["importance"] == r["importance"]
+        days = (now - datetime.fromisoformat(r["updated_at"])).total_seconds() / 86_400
+        assert s["recency"] == pytest.approx(math.exp(-0.01 * days), abs=1e-4)
+        assert r["composite_score"] == pytest.approx(composite(s, PRD))
+    composites = [r["composite_score"] for r in results]
+    assert composites == sorted(composites, reverse=True)
+    assert r["explain"] is None and client.post("/v1/search", json={"agent": agent, "query": QUERY}).json()["meta"] is None
+
+
+def test_high_confidence_outranks_higher_similarity_with_low_confidence(client, agent, trip):
+    doubtful, trusted = trip
+    raw = search(client, agent, QUERY, rerank=False)
+    assert raw[0]["id"] == doubtful["id"]  # the closer match wins on similarity alone...
+    scores = [r["score"] for r in raw]
+    assert scores == sorted(scores, reverse=True)
+    reranked = search(client, agent, QUERY)
+    assert reranked[0]["id"] == trusted["id"]  # ...and loses to the trusted memory on all four signals
+    assert [r["id"] for r in reranked] != [r["id"] for r in raw]
+
+
+def test_custom_weights_shift_the_ranking(client, agent, trip):
+    importance_only = {"relevance": 0, "confidence": 0, "recency": 0, "importance": 1}
+    results = search(client, agent, QUERY, rerank=importance_only)
+    assert results[0]["text"] == "The user prefers aisle seats on long flights"
+    assert all(r["composite_score"] == pytest.approx(r["importance"]) for r in results)
+    partial = search(client, agent, QUERY, rerank={"relevance": 1.0}, explain=True)
+    assert partial[0]["explain"]["rerank"]["weights"] == {**PRD, "relevance": 1.0}
+
+
+@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank"),
+                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+                                            ({"relevance": "0.5"}, "rerank"), ({"novelty": 0.5}, "rerank")])
+def test_bad_weights_get_422_naming_rerank(client, agent, weights, field):
+    response = client.post("/v1/search", json={"agent": agent, "query": "x", "rerank": weights})
+    body = assert_problem(response, 422)
+    assert any(e["field"].startswith(field) for e in body["errors"]), body
+
+
+def test_keyword_candidates_find_codes_the_embedding_misses(client, agent):
+    invoice = store(client, agent, "Paid invoice INV-4471 from Hallstrom Logistics")
+    for i in range(30):
+        store(client, agent, f"Paid invoice number {i} for office supplies")
+    keyword = search(client, agent, "INV-4471", mode="keyword", explain=True)
+    assert keyword[0]["id"] == invoice["id"]
+    assert set(keyword[0]["explain"]["retrieved"]["keyword_hits"]) == {"inv", "4471"}
+    assert keyword[0]["explain"]["retrieved"]["keyword_score"] == 1.0
+    hybrid = search(client, agent, "Hallstrom INV-4471", explain=True)
+    assert hybrid[0]["id"] == invoice["id"] and hybrid[0]["explain"]["retrieved"]["vector_similarity"] is not None
+
+
+@pytest.mark.parametrize("query", ['c++ (v2) [draft] {x} a:b "unbalanced', "~fuzzy^2 *wild? AND OR NOT",
+                                   "\\ /path/ && || ! -minus +plus", "+-&&||!(){}[]^\"~*?:\\/", "AND"])
+def test_lucene_special_characters_in_queries_are_plain_text(client, agent, query):
+    parser = store(client, agent, "The parser is written in C++ (v2), see draft a:b")
+    for mode in ("keyword", "hybrid"):
+        response = client.post("/v1/search", json={"agent": agent, "query": query, "mode": mode})
+        assert response.status_code == 200, response.text
+    if query.startswith("c++"):
+        assert search(client, agent, query, mode="keyword")[0]["id"] == parser["id"]
+
+
+def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
+    other = f"{agent}-other"
+    mine = store(client, agent, "Project Zephyr launches on the ninth of May")
+    for i in range(40):  # the other tenant matches the same words better, and more often
+        store(client, other, f"Project Zephyr Zephyr launch checklist item {i}")
+    for mode in ("hybrid", "keyword", "vector"):
+        results = search(client, agent, "Project Zephyr launch", mode=mode, limit=20, explain=True)
+        assert [r["id"] for r in results] == [mine["id"]]
+    meta = client.post("/v1/search", json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
+    assert meta["counts"]["candidates"] == 1 and meta["agent"] == agent  # other tenants are not even counted
+    # Each candidate query filters by tenant itself, not only the hydration after it.
+    filters = visibility(SearchQuery(agent=agent, text="x"), explain=True)
+    embedding = run(services.retrieval.embed, "Project Zephyr launch")
+    keyword = run(services.retrieval.candidates.keyword, "project zephyr launch", filters, 30)
+    vector = run(services.retrieval.candidates._via_index, embedding, filters, 30)
+    assert set(keyword.reasons) == set(vector.reasons) == {mine["id"]}
+
+
+def test_validity_is_checked_at_as_of(client, agent):
+    lease = store(client, agent, "The user rents a flat on Rua Augusta", claim=claim(
+        "user", "rents_at", "Rua Augusta", scope="temporal",
+        valid_from="2025-01-01T00:00:00Z", valid_until="2026-01-01T00:00:00Z"))
+    query = "where does the user rent a flat"
+    assert search(client, agent, query, as_of="2025-06-01T00:00:00Z")[0]["id"] == lease["id"]
+    response = client.post("/v1/search", json={"agent": agent, "query": query, "explain": True})
+    assert response.json()["results"] == []  # now is after the window
+    assert response.json()["meta"]["excluded"]["validity_mismatch"] == 1
+    assert search(client, agent, query, as_of="2026-01-01T00:00:00Z") == []  # valid_until is exclusive
+    assert search(client, agent, query, as_of="2024-12-31T23:59:59Z") == []
+    assert_problem(client.post("/v1/search", json={"agent": agent, "query": query, "as_of": "2025-06-01T00:00:00"}),
+                   422, "as_of")  # a time without a zone is ambiguous
+
+
+def test_filters_by_tags_and_time(client, agent):
+    both = store(client, agent, "Invoice paid for the Berlin office", tags=["finance", "berlin"])
+    one = store(client, agent, "Invoice paid for the Lisbon office", tags=["finance"])
+    dated = store(client, agent, "Invoice paid at the Madrid conference", event_at="2026-03-10T09:00:00Z")
+    ids = lambda **kw: {r["id"] for r in search(client, agent, "invoice paid office", **kw)}  # noqa: E731
+    assert ids(tags=["finance"]) == {both["id"], one["id"]}
+    assert ids(tags=["finance", "berlin"]) == {both["id"]}
+    created = datetime.fromisoformat(one["created_at"])
+    assert ids(after=(created - timedelta(microseconds=1)).isoformat()) >= {one["id"], dated["id"]}
+    assert both["id"] not in ids(after=(created - timedelta(microseconds=1)).isoformat())
+    assert ids(before=created.isoformat()) == {both["id"]}
+    assert ids(time_field="event_at", after="2026-03-01T00:00:00Z", before="2026-04-01T00:00:00Z") == {dated["id"]}
+    assert ids(time_field="event_at", before="2026-03-01T00:00:00Z") == set()
+    assert_problem(client.post("/v1/search", json={"agent": agent, "query": "x", "after": "2026-04-01T00:00:00Z",
+                                                   "before": "2026-03-01T00:00:00Z"}), 422)
+
+
+def test_explain_counts_and_items(client, agent):
+    old = store(client, agent, "The user's budget is $500", claim=claim("user", "budget_is", "$500"),
+                provenance={"source": "user_explicit"})
+    new = store(client, agent, "The user's budget is $750", claim=claim("user", "budget_is", "$750"),
+                provenance={"source": "user_explicit"})
+    blocked = store(client, agent, "The user's budget is $0", claim=claim("user", "budget_is", "$0"),
+                    provenance={"source": "inference"})
+    assert new["superseded"] == [old["id"]] and blocked["quarantined"]
+    store(client, agent, "The user's budget review is every quarter")
+
+    response = client.post("/v1/search", json={"agent": agent, "query": "user budget", "explain": True, "limit": 5})
+    body = response.json()
+    meta, results = body["meta"], body["results"]
+    assert meta["query"] == "user budget" and meta["agent"] == agent
+    assert meta["options"]["limit"] == 5 and meta["options"]["rerank"] == PRD and "embedding" not in meta["options"]
+    assert meta["counts"]["returned"] == len(results) == 2
+    assert meta["excluded"]["superseded"] == 1 and meta["excluded"]["quarantined"] == 1
+    assert meta["counts"]["candidates"] == 4 and meta["counts"]["after_status_filter"] == 2
+    top = results[0]
+    assert top["id"] == new["id"]
+    assert set(top["explain"]) == {"retrieved", "rerank", "status"}
+    assert top["explain"]["retrieved"]["keyword_hits"] == ["user", "budget"]
+    assert top["explain"]["rerank"]["composite_score"] == top["composite_score"]
+    assert top["explain"]["status"] == {"status": "active", "superseded_by": None, "quarantine": None}
+
+    shown = client.post("/v1/search", json={"agent": agent, "query": "user budget", "explain": True,
+                                            "include_all": True}).json()
+    by_id = {r["id"]: r for r in shown["results"]}
+    assert by_id[old["id"]]["explain"]["status"]["superseded_by"] == new["id"]
+    assert by_id[blocked["id"]]["explain"]["status"]["quarantine"]["reason"] == "trust_insufficient"
+    assert shown["meta"]["excluded"]["superseded"] == 0
+
+    strict = client.post("/v1/search", json={"agent": agent, "query": "user budget", "explain": True,
+                                             "min_similarity": 0.99}).json()
+    assert strict["meta"]["excluded"]["below_min_similarity"] >= 1
+    assert all(r["score"] >= 0.99 for r in strict["results"])
+
+
+def test_search_many_answers_each_search_in_order(client, agent, trip):
+    doubtful, trusted = trip
+    response = client.post("/v1/search:many", json={"agent": agent, "searches": [
+        {"query": QUERY}, {"query": QUERY, "rerank": False}, {"query": "cat name", "limit": 1, "explain": True}]})
+    assert response.status_code == 200, response.text
+    first, raw, cat = response.json()["results"]
+    assert first["results"][0]["id"] == trusted["id"] and raw["results"][0]["id"] == doubtful["id"]
+    assert cat["count"] == 1 and cat["results"][0]["text"] == "The user's cat is called Miso"
+    assert cat["meta"]["counts"]["returned"] == 1 and first["meta"] is None
+    bad = client.post("/v1/search:many", json={"agent": agent, "searches": [{"query": "x"}, {"query": "x", "limit": 0}]})
+    assert_problem(bad, 422, "searches[1].limit")
+
+
+def test_admin_search_spans_the_named_tenants_only(client, agent):
+    a = store(client, agent, "Quarterly offsite in Porto")
+    b = store(client, f"{agent}-b", "Quarterly offsite in Porto, second team")
+    store(client, f"{agent}-c", "Quarterly offsite in Porto, third team")
+    body = {"agents": [agent, f"{agent}-b"], "query": "offsite in Porto", "explain": True}
+    assert_problem(client.post("/v1/admin/search", json=body), 401)
+    assert_problem(client.post("/v1/admin/search", json=body, headers={"Authorization": "Bearer wrong"}), 401)
+    response = client.post("/v1/admin/search", json=body, headers={"Authorization": f"Bearer {TEST_ADMIN_KEY}"})
+    assert response.status_code == 200, response.text
+    out = response.json()
+    assert {r["id"] for r in out["results"]} == {a["id"], b["id"]}
+    assert {r["agent"] for r in out["results"]} == {agent, f"{agent}-b"}
+    assert set(out["meta"]) == {agent, f"{agent}-b"}
+
+
+def test_retrieval_counts_access_without_touching_version_or_recency(client, agent):
+    memory = store(client, agent, "The user's locker code is 4312")
+    search(client, agent, "locker code")
+    search(client, agent, "locker code")
+    deadline = time.monotonic() + 10
+    while True:
+        got = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
+        if got["access_count"] >= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    assert got["access_count"] == 2 and got["last_accessed_at"] is not None
+    assert got["version"] == memory["version"] and got["updated_at"] == memory["updated_at"]
