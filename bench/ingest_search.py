@@ -1,7 +1,9 @@
 """Ingest and search speed of the service layer on the embedded backend (no HTTP).
 
-Stores N memories in batches, then times searches (query embedding included). Prints a table;
-with --record, writes it into docs/benchmarks.md.
+Stores N memories in batches, then times the same searches (query embedding included) as vector
+search without rerank, as the default hybrid search with rerank, with explain, without access
+tracking, and as contexts with a token budget. Prints a table; with --record, writes it into
+docs/benchmarks.md.
 
     .venv/bin/python bench/ingest_search.py                 # 10k memories
     .venv/bin/python bench/ingest_search.py --n 100000      # 100k
@@ -24,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
 from bench.record import record  # noqa: E402
+from graph.context import ContextQuery  # noqa: E402
 from graph.model import NewMemory, SearchQuery  # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
@@ -68,12 +71,35 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
             await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
         warmup_seconds = time.perf_counter() - warm_started
 
-        latencies, strategies = [], set()
-        for q in qs[args.warmup:]:
-            t0 = time.perf_counter()
-            result = await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
-            latencies.append((time.perf_counter() - t0) * 1000)
-            strategies.add(result.strategy)
+        async def timed(make, queries_: list[str], agent_of=lambda: rng.choice(agents)) -> tuple[list[float], set]:
+            latencies, strategies = [], set()
+            for q in queries_:
+                t0 = time.perf_counter()
+                result = await make(agent_of(), q)
+                latencies.append((time.perf_counter() - t0) * 1000)
+                strategies.add(getattr(result, "strategy", "-"))
+            return latencies, strategies
+
+        def search(**options):
+            return lambda agent, q: services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10, **options))
+
+        timed_qs = qs[args.warmup:]
+        raw, raw_strategies = await timed(search(mode="vector", rerank=None), timed_qs)
+        latencies, strategies = await timed(search(), timed_qs)  # the default: hybrid + rerank
+        explained, _ = await timed(search(explain=True), timed_qs)
+        services.access.enabled = False
+        untracked, _ = await timed(search(), timed_qs)
+        services.access.enabled = True
+        contexts, _ = await timed(lambda agent, q: services.context.context(
+            ContextQuery(search=SearchQuery(agent=agent, text=q), max_tokens=args.context_tokens)), timed_qs)
+        # What the tracker writes for a second's worth of searches at this rate, in one flush.
+        await services.access.flush()
+        burst = max(1, int(1000 / statistics.median(latencies)))
+        for q in timed_qs[:burst]:
+            await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
+        t0 = time.perf_counter()
+        flushed = await services.access.flush()
+        flush_ms = (time.perf_counter() - t0) * 1000
 
         if args.trace:
             for i in range(0, len(latencies), 100):
@@ -83,31 +109,40 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
         # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
         small = "bench-small"
         await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
-        small_latencies, small_strategies = [], set()
-        for q in qs[:args.searches]:
-            t0 = time.perf_counter()
-            result = await services.retrieval.search(SearchQuery(agent=small, text=q, limit=10))
-            small_latencies.append((time.perf_counter() - t0) * 1000)
-            small_strategies.add(result.strategy)
+        small_latencies, small_strategies = await timed(search(), qs[:args.searches], agent_of=lambda: small)
         backend_pid = services.backend.embedded.process.pid
         rows = [
             ("memories", f"{args.n:,} across {args.agents} agents"),
             ("ingest", f"{args.n / ingest_seconds:,.0f} memories/s (batch {args.batch}, {args.writers} writers, "
                        "embedding included)"),
             ("index warm-up", f"{warmup_seconds:.1f} s for the first {args.warmup} searches"),
-            ("search p50", f"{statistics.median(latencies):.1f} ms"),
-            ("search p95", f"{percentile(latencies, 95):.1f} ms"),
-            ("search p99", f"{percentile(latencies, 99):.1f} ms"),
-            ("searches", f"{len(latencies)}, limit 10, strategy {'/'.join(sorted(strategies))}"),
-            ("small tenant (50) p50 / p95", f"{statistics.median(small_latencies):.1f} / "
-                                            f"{percentile(small_latencies, 95):.1f} ms, strategy "
-                                            f"{'/'.join(sorted(small_strategies))}"),
+            ("vector search, no rerank, p50 / p95 / p99", f"{_ms(raw)}, strategy {'/'.join(sorted(raw_strategies))}"),
+            ("hybrid search + rerank (default), p50 / p95 / p99", f"{_ms(latencies)}, strategy "
+                                                                   f"{'/'.join(sorted(strategies))}"),
+            ("the same with explain, p50 / p95 / p99", f"{_ms(explained)} (p95 "
+                                                       f"{_overhead(explained, latencies)} vs without)"),
+            ("the same without access tracking, p50 / p95 / p99", f"{_ms(untracked)}"),
+            (f"access-count flush after {burst} searches", f"{flush_ms:.1f} ms for {flushed} memories, one statement "
+                                                             "per tenant, off the request path"),
+            (f"context, max_tokens {args.context_tokens}, p50 / p95 / p99", _ms(contexts)),
+            ("searches per row", f"{len(timed_qs)}, limit 10"),
+            ("small tenant (50), hybrid + rerank, p50 / p95 / p99", f"{_ms(small_latencies)}, strategy "
+                                                                    f"{'/'.join(sorted(small_strategies))}"),
             ("service RSS", f"{rss_mb(os.getpid()):,.0f} MB"),
             ("backend RSS", f"{rss_mb(backend_pid):,.0f} MB (JVM -Xmx{args.heap})"),
         ]
         return rows
     finally:
         await services.close()
+
+
+def _ms(values: list[float]) -> str:
+    return (f"{statistics.median(values):.1f} / {percentile(values, 95):.1f} / "
+            f"{percentile(values, 99):.1f} ms")
+
+
+def _overhead(values: list[float], base: list[float]) -> str:
+    return f"{(percentile(values, 95) / percentile(base, 95) - 1) * 100:+.0f}%"
 
 
 def main() -> None:
@@ -118,6 +153,7 @@ def main() -> None:
     parser.add_argument("--writers", type=int, default=2, help="batch calls in flight at once")
     parser.add_argument("--searches", type=int, default=500)
     parser.add_argument("--warmup", type=int, default=200, help="searches before timing (JIT, HNSW build)")
+    parser.add_argument("--context-tokens", type=int, default=1000, help="max_tokens of the timed contexts")
     parser.add_argument("--heap", default="2g")
     parser.add_argument("--data-dir", help="default: a new temporary directory")
     parser.add_argument("--trace", action="store_true", help="print latency per window of 100 searches")

@@ -44,7 +44,8 @@ class Settings(BaseSettings):
         5_000, ge=100, le=1_000_000,
         description="Most matches one full-text query may ask for while looking for a tenant's keyword hits.")
     access_tracking: bool = Field(True, description="Count how often search returns each memory (batched, async).")
-    access_flush_interval: float = Field(1.0, gt=0, le=3600, description="Seconds between access-count writes.")
+    access_flush_interval: float = Field(
+        5.0, gt=0, le=3600, description="Seconds between access-count writes (each one a short write transaction).")
     token_estimator: str = Field(
         "chars", pattern="^(chars|model)$",
         description="Context budgets: `chars` is the PRD's characters/4; `model` counts the embedding "
