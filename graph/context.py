@@ -18,7 +18,7 @@ from graph.tokens import TokenEstimator
 
 @dataclass(frozen=True)
 class ContextQuery:
-    search: SearchQuery  # its limit is ignored: the pool is 2 x max_memories
+    search: SearchQuery  # its limit is ignored: the pool is always 2 x max_memories
     max_memories: int = 15
     max_tokens: int | None = None
 

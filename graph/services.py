@@ -67,6 +67,7 @@ class Services:
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
             [points] = await runner.read("meta/similarity_calibration")
             encoder = AsyncEncoder(embedder)
+            estimate = estimator_for(settings.token_estimator, embedder)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      max_batch=settings.max_batch)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
@@ -80,7 +81,7 @@ class Services:
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
-                   context=ContextService(runner, retrieval, estimator_for(settings.token_estimator, embedder)),
+                   context=ContextService(runner, retrieval, estimate),
                    links=LinkService(runner),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner), schema_applied=True)

@@ -4,20 +4,19 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, StrictInt
 
 from api.schemas.common import Agent
-from api.schemas.search import SearchMetaOut, SearchOptions
+from api.schemas.search import RetrievalOptions, SearchMetaOut
 from graph.context import ContextQuery, ContextResult
 
 
-class ContextRequest(SearchOptions):
+class ContextRequest(RetrievalOptions):
     agent: Agent
-    limit: StrictInt = Field(10, ge=1, le=100, description="Ignored: the pool is 2 x max_memories.")
     max_memories: StrictInt = Field(15, ge=1, le=50, description="Without max_tokens: how many memories. "
                                                                 "The search pool is twice this.")
     max_tokens: StrictInt | None = Field(None, ge=1, le=1_000_000,
                                          description="Token budget for the whole formatted context, headers included.")
 
     def to_context(self) -> ContextQuery:
-        return ContextQuery(search=self.to_domain(self.agent), max_memories=self.max_memories,
+        return ContextQuery(search=self.query_for(self.agent, 2 * self.max_memories), max_memories=self.max_memories,
                             max_tokens=self.max_tokens)
 
 

@@ -35,10 +35,9 @@ class RerankWeights(Request):
             raise ValueError(f"{exc.field}: {exc.message}") from None
 
 
-class SearchOptions(Request):
-    """Everything a search takes besides the tenant."""
+class RetrievalOptions(Request):
+    """What search and context share: the query, the retrievers, the rerank and the filters."""
     query: str = Field(min_length=1, max_length=4_000, pattern=r"\S")
-    limit: StrictInt = Field(10, ge=1, le=100)
     mode: Literal[SEARCH_MODES] = Field(  # type: ignore[valid-type]
         "hybrid", description="Candidates from both indexes (hybrid), or the vector or full-text index alone.")
     rerank: StrictBool | RerankWeights = Field(
@@ -71,12 +70,12 @@ class SearchOptions(Request):
         return list(dict.fromkeys(tags))
 
     @model_validator(mode="after")
-    def _window(self) -> "SearchOptions":
+    def _window(self) -> "RetrievalOptions":
         if self.after and self.before and self.after >= self.before:
             raise ValueError("after must be earlier than before")
         return self
 
-    def to_domain(self, agent: str) -> SearchQuery:
+    def query_for(self, agent: str, limit: int) -> SearchQuery:
         statuses = visible_statuses(self.statuses, include_superseded=self.include_superseded,
                                     include_disputed=self.include_disputed,
                                     include_quarantined=self.include_quarantined, include_all=self.include_all)
@@ -84,12 +83,20 @@ class SearchOptions(Request):
         rerank = None if self.rerank is False else (
             Weights() if self.rerank is True else self.rerank.to_domain())  # type: ignore[union-attr]
         return SearchQuery(
-            agent=agent, text=self.query, limit=self.limit, mode=self.mode, rerank=rerank, explain=self.explain,
+            agent=agent, text=self.query, limit=limit, mode=self.mode, rerank=rerank, explain=self.explain,
             min_similarity=float(self.min_similarity) if self.min_similarity is not None else None,
             memory_types=tuple(self.memory_types) if self.memory_types else None, tags=tuple(self.tags),
             statuses=statuses, session_id=self.session_id, as_of=self.as_of,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None)
+
+
+class SearchOptions(RetrievalOptions):
+    """Everything a search takes besides the tenant."""
+    limit: StrictInt = Field(10, ge=1, le=100)
+
+    def to_domain(self, agent: str) -> SearchQuery:
+        return self.query_for(agent, self.limit)
 
 
 class SearchRequest(SearchOptions):
