@@ -27,4 +27,5 @@ END AS reason
 WHERE reason IS NULL OR $explain
 RETURN m {.*, embedding: null} AS memory, reason,
        vector.similarity.cosine(m.embedding, $embedding) AS similarity,
-       [(n:Memory {agent: $agent})-[:SUPERSEDES]->(m) | n.id][0] AS superseded_by
+       // Start the pattern at the bound m: starting at n makes ArcadeDB scan the tenant per row.
+       [(m)<-[:SUPERSEDES]-(n:Memory) WHERE n.agent = $agent | n.id][0] AS superseded_by
