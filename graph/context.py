@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from graph.context_format import ContextItem
+from graph.fusion import fuse
 from graph.model import Memory, SearchMeta, SearchQuery
 from graph.packing import Packed, pack, top
 from graph.records import memory_from_map
@@ -49,7 +50,7 @@ class ContextService:
         embedding = await self.retrieval.embed(search.text)
         result = await self.retrieval.search(search, embedding)
         pool = {h.memory.id: Candidate(h.memory, h.composite, "search") for h in result.hits}
-        pool.update(await self._neighbours(search, embedding, list(pool), weights))
+        pool.update(await self._neighbours(search, embedding, list(pool), weights, result.best_similarity))
 
         items = [_item(c) for c in pool.values()]
         packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
@@ -58,7 +59,7 @@ class ContextService:
         return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
 
     async def _neighbours(self, search: SearchQuery, embedding: list[float], ids: list[str],
-                          weights: Weights) -> dict[str, Candidate]:
+                          weights: Weights, best_cosine: float) -> dict[str, Candidate]:
         if not ids:
             return {}
         found = await self.runner.read("context/neighbours", agent=search.agent, ids=ids)
@@ -71,7 +72,8 @@ class ContextService:
         now, out = utcnow(), {}
         for row in rows:
             memory = memory_from_map(row["memory"])
-            relevance = max(0.0, self.retrieval.scale.to_cosine(row["similarity"]))
+            # Relevant on the search's own scale: cosine relative to the best search candidate.
+            relevance = fuse(self.retrieval.scale.to_cosine(row["similarity"]), None, best_cosine).relevance
             value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now), weights)
             out[memory.id] = Candidate(memory, value, "+".join(sorted(hop[memory.id]["via"])),
                                        tuple(sorted(hop[memory.id]["from_ids"])))

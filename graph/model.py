@@ -135,7 +135,7 @@ class SearchQuery:
     agent: str
     text: str
     limit: int = 10
-    min_similarity: float | None = None  # lowest relevance (`score`) returned
+    min_similarity: float | None = None  # lowest match, max(cosine, keyword score), returned
     memory_types: tuple[str, ...] | None = None
     tags: tuple[str, ...] = ()  # a memory must carry every one
     statuses: tuple[str, ...] = DEFAULT_STATUSES
@@ -154,7 +154,7 @@ class SearchQuery:
 @dataclass(frozen=True)
 class SearchHit:
     memory: Memory
-    score: float  # relevance from retrieval, fused, in [0, 1]
+    score: float  # relevance from retrieval: normalised max of the two retrievers, in [0, 1]
     similarity: float | None  # cosine of query and memory embeddings, in [-1, 1]
     keyword_score: float | None  # coverage-weighted, normalised BM25 in [0, 1]; None: not a keyword match
     signals: Signals
@@ -178,3 +178,4 @@ class SearchResult:
     weights: Weights  # used for composite_score, even when rerank is off
     strategy: str = "index"  # vector candidates: "exact" or "index", for operators and tests
     meta: SearchMeta | None = None
+    best_similarity: float = 0.0  # the best cosine among the candidates: what vector relevance is relative to

@@ -11,7 +11,7 @@ from graph import keywords
 from graph.access import AccessTracker
 from graph.candidates import Candidates, CandidateSearch
 from graph.embedder import AsyncEncoder
-from graph.fusion import fuse, keyword_score
+from graph.fusion import best_similarity, fuse, keyword_score
 from graph.funnel import funnel
 from graph.model import SearchHit, SearchMeta, SearchQuery, SearchResult
 from graph.records import memory_from_map
@@ -81,15 +81,19 @@ class RetrievalService:
         weights = query.rerank or Weights()
         now = utcnow()
         best_bm25 = max(keyword.scores.values(), default=0.0)
+        similarities = {row["memory"]["id"]: self.scale.to_cosine(row["similarity"])
+                        for row in rows if row["similarity"] is not None}
+        ranks_by_cosine = query.mode != "keyword"  # keyword mode reports the cosine but does not rank by it
+        best_cosine = best_similarity(list(similarities.values())) if ranks_by_cosine else 0.0
         hits, below = [], 0
         for row in rows:
             memory = memory_from_map(row["memory"])
-            similarity = self.scale.to_cosine(row["similarity"]) if row["similarity"] is not None else None
+            similarity = similarities.get(memory.id)
             matched = keywords.hits(terms, memory.text) if memory.id in keyword.scores else []
             kw = (keyword_score(keyword.scores[memory.id], best_bm25, len(matched) / len(terms))
                   if memory.id in keyword.scores else None)
-            fused = fuse(similarity if query.mode != "keyword" else None, kw)
-            if query.min_similarity is not None and fused.relevance < query.min_similarity:
+            fused = fuse(similarity if ranks_by_cosine else None, kw, best_cosine)
+            if query.min_similarity is not None and fused.match < query.min_similarity:
                 below += 1
                 continue
             s = signals(fused.relevance, memory.confidence, memory.updated_at, memory.importance, now)
@@ -101,7 +105,8 @@ class RetrievalService:
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
         meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
-        return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta)
+        return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
+                            best_similarity=best_cosine)
 
     @staticmethod
     def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int) -> SearchMeta:

@@ -45,7 +45,7 @@ class RetrievalOptions(Request):
     explain: StrictBool = Field(False, description="Add `meta` and per-result `explain` (costs a little more).")
     min_similarity: StrictFloat | StrictInt | None = Field(
         None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_similarity", "min_score"),
-        description="Lowest relevance (`score`) returned. Alias min_score.")
+        description="Lowest match returned: max(cosine similarity, keyword score), both absolute. Alias min_score.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
     tags: list[Tag] = Field([], max_length=20, description="A memory must carry every one of these tags.")
     statuses: list[Status] | None = Field(
@@ -138,7 +138,8 @@ class HitExplain(BaseModel):
 
 
 class SearchHitOut(MemoryOut):
-    score: float = Field(description="Relevance from retrieval in [0, 1]: the fused vector and keyword score.")
+    score: float = Field(description="Relevance from retrieval in [0, 1]: normalised max of the cosine and the "
+                                     "keyword score, each relative to this query's best candidate.")
     similarity: float | None = Field(description="Cosine similarity of query and memory, in [-1, 1].")
     composite_score: float = Field(description="The four-signal rerank score (computed even with rerank off).")
     ranking_signals: dict[str, float]

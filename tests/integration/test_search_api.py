@@ -50,12 +50,14 @@ def test_results_are_ranked_by_similarity_with_cosine_scores(client, agent, embe
         store(client, agent, text)
     results = search(client, agent, QUERY, limit=10)
     assert [r["text"] for r in results] == expected_order(embedder, QUERY, A_TEXTS)
-    # Similarities are true cosines, whatever scale the backend's function uses; in vector mode
-    # the relevance score is the cosine, clamped to [0, 1].
+    # Similarities are true cosines, whatever scale the backend's function uses; the relevance
+    # score is the cosine relative to the best candidate's (normalised max), clamped at 0.
     vectors = embedder.encode([r["text"] for r in results])
     expected = vectors @ embedder.encode([QUERY])[0]
     assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
-    assert [r["score"] for r in results] == pytest.approx([max(0.0, e) for e in expected.tolist()], abs=1e-4)
+    best = max(expected.tolist())
+    assert [r["score"] for r in results] == pytest.approx([max(0.0, e) / best for e in expected.tolist()], abs=1e-4)
+    assert results[0]["score"] == pytest.approx(1.0)
     scores = [r["similarity"] for r in results]
     assert scores == sorted(scores, reverse=True) and all(-1 <= s <= 1 for s in scores)
     assert results[0]["text"] == A_TEXTS[0]
@@ -100,10 +102,11 @@ def test_filters_by_memory_type_status_and_min_score(client, agent):
     assert fact["id"] not in ids(search(client, agent, "dark theme"))
     assert fact["id"] in ids(search(client, agent, "dark theme", statuses=["active", "archived"]))
 
-    everything = search(client, agent, "dark mode", limit=10)
-    threshold = (everything[0]["score"] + everything[-1]["score"]) / 2
-    above = search(client, agent, "dark mode", min_score=threshold)
-    assert above and all(r["score"] >= threshold for r in above) and len(above) < len(everything)
+    # min_score (alias of min_similarity) compares the absolute match: the cosine, in vector mode.
+    everything = search(client, agent, "dark mode", limit=10, mode="vector")
+    threshold = (everything[0]["similarity"] + everything[-1]["similarity"]) / 2
+    above = search(client, agent, "dark mode", min_score=threshold, mode="vector")
+    assert above and all(r["similarity"] >= threshold for r in above) and len(above) < len(everything)
 
 
 def test_limit_caps_results_and_an_empty_tenant_finds_nothing(client, agent):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from graph.context_format import ContextItem, format_context
 from graph.errors import InvalidInput
-from graph.fusion import fuse, keyword_score
+from graph.fusion import Fused, best_similarity, fuse, keyword_score
 from graph.keywords import hits, lucene_query, terms
 from graph.lucene import escape
 from graph.packing import pack, top
@@ -54,14 +54,19 @@ def test_bad_weights_are_invalid_input(weights, field):
     assert err.value.field == field
 
 
-def test_normalised_max_fusion_weighs_keyword_scores_by_coverage():
-    assert fuse(0.8, None) == fuse(0.8, None) and fuse(0.8, None).relevance == 0.8
-    assert fuse(0.3, keyword_score(12.0, 12.0, 1.0)).relevance == 1.0
-    assert fuse(-0.2, None).relevance == 0.0 and fuse(None, None).relevance == 0.0
+def test_normalised_max_fusion_puts_both_retrievers_on_the_query_s_own_scale():
+    # Cosine is divided by the best cosine among the query's candidates: the best match is 1.0.
+    assert fuse(0.6, None, best_similarity=0.6) == Fused(relevance=1.0, match=0.6)
+    assert fuse(0.3, None, best_similarity=0.6).relevance == pytest.approx(0.5)
+    assert fuse(-0.2, None, 0.6) == Fused(0.0, 0.0) and fuse(None, None, 0.0) == Fused(0.0, 0.0)
+    assert fuse(0.5, None, best_similarity=0.0).relevance == 0.0  # keyword mode: no vector ranking
+    # The best BM25 hit holding every query term is 1.0; `match` keeps the absolute strength.
+    assert fuse(0.3, keyword_score(12.0, 12.0, 1.0), 0.6) == Fused(relevance=1.0, match=1.0)
     # The best BM25 hit that holds one of four query terms is worth a quarter, not 1.0.
-    weak = fuse(0.6, keyword_score(3.0, 3.0, 0.25))
-    assert weak.relevance == 0.6 and weak.keyword_score == 0.25 and weak.vector_similarity == 0.6
+    weak = fuse(0.45, keyword_score(3.0, 3.0, 0.25), best_similarity=0.6)
+    assert weak.relevance == pytest.approx(0.75) and weak.match == pytest.approx(0.45)
     assert keyword_score(5.0, 0.0, 1.0) == 0.0
+    assert best_similarity([0.2, None, 0.7, -0.1]) == 0.7 and best_similarity([None]) == 0.0
 
 
 def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
