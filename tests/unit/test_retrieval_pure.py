@@ -105,6 +105,16 @@ def test_packing_prefers_short_valuable_memories_and_reports_what_it_left_out():
     assert [i.id for i in unlimited.included] == ["m2", "m1"] and unlimited.excluded == []
 
 
+def test_packing_measures_value_from_the_pool_floor_so_short_filler_does_not_displace_the_answer():
+    # By raw composite / tokens the two short off-topic memories (0.50 / 5 tokens = 0.10) would go
+    # before the answer (0.90 / 11 tokens = 0.08) and fill the budget; above the floor they are worth 0.
+    answer = item(1, "The user's monthly budget is 750 euros", 0.90)
+    filler = [item(2, "Bus line 14 rerouted", 0.50), item(3, "Lobby lights replaced", 0.50)]
+    packed = pack([*filler, answer], max_tokens=chars_per_four(format_context([answer])))
+    assert [i.id for i in packed.included] == ["m1"]
+    assert {e.id for e in packed.excluded} == {"m2", "m3"}
+
+
 @settings(max_examples=300, deadline=None)
 @given(lengths=st.lists(st.integers(1, 2_000), max_size=30), values=st.lists(st.floats(0, 1), min_size=30, max_size=30),
        budget=st.integers(0, 5_000), types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other",
