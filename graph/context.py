@@ -71,7 +71,7 @@ class ContextService:
         hop = {r["id"]: r for r in found}
         now, out = utcnow(), {}
         for row in rows:
-            memory = memory_from_map(row["memory"])
+            memory = memory_from_map(row["memory"], row["claim"])
             # Relevant on the search's own scale: cosine relative to the best search candidate.
             relevance = fuse(self.retrieval.scale.to_cosine(row["similarity"]), None, best_cosine).relevance
             value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now), weights)

@@ -178,7 +178,7 @@ class MemoryService:
             "memories/list", agent=agent, statuses=list(statuses),
             memory_types=list(memory_types) if memory_types else None,
             after_created=after_created, after_id=after_id, limit=limit + 1)
-        items = [memory_from_map(r["memory"]) for r in rows]
+        items = [memory_from_map(r["memory"], r["claim"]) for r in rows]
         more = len(items) > limit
         items = items[:limit]
         next_cursor = cursor.encode(items[-1].created_at, items[-1].id) if more else None

@@ -87,7 +87,7 @@ class RetrievalService:
         best_cosine = best_similarity(list(similarities.values())) if ranks_by_cosine else 0.0
         hits, below = [], 0
         for row in rows:
-            memory = memory_from_map(row["memory"])
+            memory = memory_from_map(row["memory"], row["claim"])
             similarity = similarities.get(memory.id)
             matched = keywords.hits(terms, memory.text) if memory.id in keyword.scores else []
             kw = (keyword_score(keyword.scores[memory.id], best_bm25, len(matched) / len(terms))
@@ -120,7 +120,7 @@ class RetrievalService:
 
 def options_of(query: SearchQuery) -> dict[str, Any]:
     """The effective options, for explain: no embeddings, no internals."""
-    out = {k: v for k, v in asdict(query).items() if k not in ("agent", "text", "explain")}
+    out = {k: v for k, v in asdict(query).items() if k not in ("agent", "text", "explain", "track_access")}
     out["rerank"] = query.rerank.as_dict() if query.rerank else False
     for k, v in out.items():
         if isinstance(v, datetime):

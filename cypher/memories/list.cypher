@@ -1,4 +1,4 @@
-// A page of one tenant's memories, newest first; (created_at, id) is a stable keyset cursor.
+// A page of one tenant's memories with their claims, newest first; (created_at, id) is a stable keyset cursor.
 // params: agent, statuses, memory_types, after_created, after_id, limit
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
@@ -9,4 +9,4 @@ WHERE m.status IN $statuses
 WITH m
 ORDER BY m.created_at DESC, m.id DESC
 LIMIT $limit
-RETURN m {.*, embedding: null} AS memory
+RETURN m {.*, embedding: null} AS memory, [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim

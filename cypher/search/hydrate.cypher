@@ -1,5 +1,5 @@
-// The memories behind candidate ids, with their cosine to the query (the backend's
-// vector.similarity.cosine, calibrated by the caller) and who superseded them. Ids of other
+// The memories behind candidate ids, with the claim they assert, their cosine to the query (the
+// backend's vector.similarity.cosine, calibrated by the caller) and who superseded them. Ids of other
 // tenants match nothing. With $explain, memories the filters hide come back too, with `reason`;
 // context expansion uses this to screen neighbours through the same filters as search.
 // params: ids, embedding, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
@@ -25,7 +25,7 @@ WITH m, CASE
   // visibility:end
 END AS reason
 WHERE reason IS NULL OR $explain
-RETURN m {.*, embedding: null} AS memory, reason,
+RETURN m {.*, embedding: null} AS memory, reason, [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim,
        vector.similarity.cosine(m.embedding, $embedding) AS similarity,
        // Start the pattern at the bound m: starting at n makes ArcadeDB scan the tenant per row.
        [(m)<-[:SUPERSEDES]-(n:Memory) WHERE n.agent = $agent | n.id][0] AS superseded_by

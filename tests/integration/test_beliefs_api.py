@@ -32,6 +32,8 @@ def test_a_claim_is_stored_as_graph_nodes_and_read_back(client, agent, cypher):
     assert stored["claim"]["value"] == "Seattle" and stored["claim"]["normalized_value"] == "Seattle"
     assert (stored["claim"]["exclusive"], stored["claim"]["scope"]) == (True, "global")
     assert get(client, agent, stored["id"])["claim"] == stored["claim"]
+    listed = client.get("/v1/memories", params={"agent": agent}).json()["items"]
+    assert [m["claim"] for m in listed] == [stored["claim"]]  # reads of every kind carry the claim
     rows = cypher("MATCH (m:Memory {id: $id})-[:ASSERTS]->(c:Claim)-[a:ABOUT]->(e:Entity) "
                   "RETURN a.role AS role, e.name AS name, e.agent AS agent ORDER BY role", id=stored["id"])
     assert rows == [{"role": "subject", "name": "user", "agent": agent}, {"role": "value", "name": "Seattle", "agent": agent}]

@@ -180,6 +180,8 @@ def test_explain_counts_and_items(client, agent):
     assert top["explain"]["retrieved"]["keyword_hits"] == ["user", "budget"]
     assert top["explain"]["rerank"]["composite_score"] == top["composite_score"]
     assert top["explain"]["status"] == {"status": "active", "superseded_by": None, "quarantine": None}
+    assert top["claim"]["predicate"] == "budget_is" and top["claim"]["value"] == "$750"  # results carry their claim
+    assert "track_access" not in meta["options"]  # internals stay out of explain
 
     shown = client.post("/v1/search", json={"agent": agent, "query": "user budget", "explain": True,
                                             "include_all": True}).json()
