@@ -4,22 +4,39 @@ Both indexes answer globally, so filtering by tenant afterwards can starve a sma
 tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
 larger one goes through the vector index, widening k until it has enough, and falling back to
 exact ranking when its matches sit too deep in the global order. Full-text search widens the
-same way up to `keyword_max_k` matches."""
+same way up to `keyword_max_k` matches.
+
+Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
+age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
+over Bolt cost more than the ranking queries themselves (docs/benchmarks.md)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from graph.runner import GraphRunner
 from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
 from graph.tenant_hints import TenantSizeHints
+from graph.timeutil import from_graph
 
 UNBOUNDED = 2**31 - 1
 
 
+@dataclass(frozen=True)
+class Found:
+    """A shown candidate as its retriever saw it: enough to rank it before it is hydrated."""
+    score: float  # cosine (vector) or BM25 (keyword)
+    similarity: float | None  # cosine to the query; None for keyword hits (known once hydrated)
+    confidence: float
+    importance: float
+    updated_at: datetime
+    text: str | None = None  # keyword hits: to name the matched terms
+
+
 @dataclass
 class Candidates:
-    scores: dict[str, float]  # id -> cosine (vector) or BM25 (keyword), best first, at most the pool
+    found: dict[str, Found]  # id -> candidate, best first, at most the pool
     strategy: str = "index"  # vector candidates: "exact" or "index"
     # Explain only:
     reasons: dict[str, str | None] = field(default_factory=dict)  # every listed id -> why hidden (None: shown)
@@ -52,7 +69,11 @@ class CandidateSearch:
             if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
                 break
             k = next_k(k, UNBOUNDED, self.keyword_max_k)
-        return _listed(row["hits"], pool, lambda h: h["score"])
+        return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+
+    def _cosine(self, hit: dict[str, Any]) -> float | None:
+        """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""
+        return self.scale.to_cosine(hit["similarity"]) if hit["similarity"] is not None else None
 
     async def _exact(self, embedding: list[float], filters: dict[str, Any], pool: int,
                      scan_cap: int) -> Candidates | None:
@@ -61,7 +82,7 @@ class CandidateSearch:
         if rows and rows[0]["candidates"] >= scan_cap:
             return None
         hits = rows[0]["hits"] if rows else []
-        found = _listed(hits, pool, lambda h: self.scale.to_cosine(h["similarity"]))
+        found = _listed(hits, pool, self._cosine, self._cosine)
         found.strategy = "exact"
         if filters["explain"]:
             found.unseen_kept = (rows[0]["candidates"] if rows else 0) - len(hits)
@@ -83,10 +104,14 @@ class CandidateSearch:
                 assert found is not None
                 return found
             k = next_k(k, UNBOUNDED, self.vector_max_k)
-        return _listed(row["hits"], pool, lambda h: index_score_to_cosine(h["score"]))
+        cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
+        return _listed(row["hits"], pool, cosine, cosine)
 
 
-def _listed(hits: list[dict[str, Any]], pool: int, score_of) -> Candidates:
+def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> Candidates:
     kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
-    return Candidates(scores={h["id"]: score_of(h) for h in kept[:pool]},
-                      reasons={h["id"]: h["reason"] for h in hits})
+    found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
+                            importance=float(h["importance"]), updated_at=from_graph(h["updated_at"]),
+                            text=h.get("text"))
+             for h in kept[:pool]}
+    return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})

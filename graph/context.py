@@ -3,6 +3,7 @@ expanded one hop along SUPPORTS, CAUSES and (towards active memories) SUPERSEDES
 the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the budget."""
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 
 from graph.context_format import ContextItem
@@ -47,10 +48,11 @@ class ContextService:
     async def context(self, query: ContextQuery) -> ContextResult:
         search = replace(query.search, limit=2 * query.max_memories, track_access=False)
         weights = search.rerank or Weights()
-        embedding = await self.retrieval.embed(search.text)
+        # Embedded while the search's full-text query runs; the neighbours need the vector too.
+        embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
         result = await self.retrieval.search(search, embedding)
         pool = {h.memory.id: Candidate(h.memory, h.composite, "search") for h in result.hits}
-        pool.update(await self._neighbours(search, embedding, list(pool), weights, result.best_similarity))
+        pool.update(await self._neighbours(search, await embedding, list(pool), weights, result.best_similarity))
 
         items = [_item(c) for c in pool.values()]
         packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \

@@ -12,6 +12,8 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
+SINGLE_THREAD_MAX = 2  # texts per call encoded on one thread
+
 
 class Embedder(Protocol):
     name: str
@@ -39,6 +41,10 @@ class SentenceTransformerEmbedder:
         self.dimensions = int(dimension_of())
         self.batch_size = batch_size
         self.max_tokens = int(self.model.max_seq_length)
+        import torch
+
+        self._torch = torch  # imported with the model, not with this module
+        self.threads = torch.get_num_threads()
         log.info("embedding model %s loaded (%d dims)", self.name, self.dimensions)
 
     def count_tokens(self, text: str) -> int:
@@ -46,6 +52,12 @@ class SentenceTransformerEmbedder:
         return len(self.model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        # A query or two runs on one thread: on a small machine the graph backend often holds a
+        # core, and a two-thread matmul then waits for its slower half (search p95 72 -> 44 ms at
+        # 10k, docs/benchmarks.md). Batches keep every thread, for ingest throughput.
+        threads = 1 if len(texts) <= SINGLE_THREAD_MAX else self.threads
+        if self._torch.get_num_threads() != threads:
+            self._torch.set_num_threads(threads)
         return self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                  convert_to_numpy=True, show_progress_bar=False).astype(np.float32)
 

@@ -3,9 +3,10 @@ reranked on the PRD's four signals, filtered in Cypher, with explain counts on r
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from dataclasses import asdict, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from graph import keywords
 from graph.access import AccessTracker
@@ -15,12 +16,23 @@ from graph.fusion import best_similarity, fuse, keyword_score
 from graph.funnel import funnel
 from graph.model import SearchHit, SearchMeta, SearchQuery, SearchResult
 from graph.records import memory_from_map
-from graph.rerank import Weights, composite, signals
+from graph.rerank import Signals, Weights, composite, signals
 from graph.runner import GraphRunner
 from graph.similarity import CosineScale
 from graph.timeutil import iso, utcnow
 
-POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 3, 300  # each retriever's ranking pool: 3 x limit, 30..300
+POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 2, 200  # each retriever's ranking pool: 2 x limit, 30..200
+
+
+class _Ranked(NamedTuple):
+    """A candidate scored and reranked, not yet hydrated."""
+    id: str
+    score: float
+    similarity: float | None
+    keyword_score: float | None
+    signals: Signals
+    composite: float
+    keyword_hits: tuple[str, ...]
 
 
 def pool_size(limit: int) -> int:
@@ -52,8 +64,10 @@ class RetrievalService:
     async def embed(self, text: str) -> list[float]:
         return (await self.encoder.encode_one(text)).tolist()
 
-    async def search(self, query: SearchQuery, embedding: list[float] | None = None) -> SearchResult:
-        return await self._search(query, embedding or await self.embed(query.text))
+    async def search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]] | None = None
+                     ) -> SearchResult:
+        """Without an embedding, the query text is embedded while the full-text query runs."""
+        return await self._search(query, self.embed(query.text) if embedding is None else embedding)
 
     async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
         """One model call for all the query texts, then the searches side by side."""
@@ -66,47 +80,59 @@ class RetrievalService:
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
         return dict(zip(agents, results))
 
-    async def _search(self, query: SearchQuery, embedding: list[float]) -> SearchResult:
+    async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
         filters = visibility(query, query.explain)
         pool = pool_size(query.limit)
         terms = keywords.terms(query.text)
         lucene = keywords.lucene_query(terms) if query.mode != "vector" else None
-        vector, keyword = await asyncio.gather(
-            self.candidates.vector(embedding, filters, pool) if query.mode != "keyword" else _none(),
-            self.candidates.keyword(lucene, filters, pool) if lucene else _none())
-        ids = list(dict.fromkeys([*vector.scores, *keyword.scores]))
-        rows = await self.runner.read("search/hydrate", ids=ids, embedding=embedding,
-                                      **visibility(query, explain=False)) if ids else []
 
+        async def vector_side() -> tuple[list[float], Candidates]:
+            vec = embedding if isinstance(embedding, list) else await embedding
+            return vec, await (self.candidates.vector(vec, filters, pool) if query.mode != "keyword" else _none())
+
+        (embedding, vector), keyword = await asyncio.gather(
+            vector_side(), self.candidates.keyword(lucene, filters, pool) if lucene else _none())
+        found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
         weights = query.rerank or Weights()
         now = utcnow()
-        best_bm25 = max(keyword.scores.values(), default=0.0)
-        similarities = {row["memory"]["id"]: self.scale.to_cosine(row["similarity"])
-                        for row in rows if row["similarity"] is not None}
+        best_bm25 = max((f.score for f in keyword.found.values()), default=0.0)
         ranks_by_cosine = query.mode != "keyword"  # keyword mode reports the cosine but does not rank by it
-        best_cosine = best_similarity(list(similarities.values())) if ranks_by_cosine else 0.0
-        hits, below = [], 0
-        for row in rows:
-            memory = memory_from_map(row["memory"], row["claim"])
-            similarity = similarities.get(memory.id)
-            matched = keywords.hits(terms, memory.text) if memory.id in keyword.scores else []
-            kw = (keyword_score(keyword.scores[memory.id], best_bm25, len(matched) / len(terms))
-                  if memory.id in keyword.scores else None)
-            fused = fuse(similarity if ranks_by_cosine else None, kw, best_cosine)
+        best_cosine = best_similarity([f.similarity for f in found.values()]) if ranks_by_cosine else 0.0
+        ranked, below = [], 0
+        for id_, f in found.items():
+            kw, matched = None, []
+            if id_ in keyword.found:
+                matched = keywords.hits(terms, keyword.found[id_].text or "")
+                kw = keyword_score(keyword.found[id_].score, best_bm25, len(matched) / len(terms))
+            fused = fuse(f.similarity if ranks_by_cosine else None, kw, best_cosine)
             if query.min_similarity is not None and fused.match < query.min_similarity:
                 below += 1
                 continue
-            s = signals(fused.relevance, memory.confidence, memory.updated_at, memory.importance, now)
-            hits.append(SearchHit(memory=memory, score=fused.relevance, similarity=similarity, keyword_score=kw,
-                                  signals=s, composite=composite(s, weights), superseded_by=row["superseded_by"],
-                                  keyword_hits=tuple(matched) if query.explain else None))
-        order = (lambda h: (-h.composite, -h.score, h.memory.id)) if query.rerank else (lambda h: (-h.score, h.memory.id))
-        hits = sorted(hits, key=order)[:query.limit]
+            s = signals(fused.relevance, f.confidence, f.updated_at, f.importance, now)
+            ranked.append(_Ranked(id_, fused.relevance, f.similarity, kw, s, composite(s, weights), tuple(matched)))
+        order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
+        ranked = sorted(ranked, key=order)[:query.limit]
+        # Only what is returned is hydrated. A memory changed since it was ranked drops out here.
+        rows = await self.runner.read("search/hydrate", ids=[r.id for r in ranked], embedding=embedding,
+                                      **visibility(query, explain=False)) if ranked else []
+        by_id = {row["memory"]["id"]: row for row in rows}
+        hits = [SearchHit(memory=memory_from_map(by_id[r.id]["memory"], by_id[r.id]["claim"]), score=r.score,
+                          similarity=self._reported_cosine(r, by_id[r.id]), keyword_score=r.keyword_score,
+                          signals=r.signals,
+                          composite=r.composite, superseded_by=by_id[r.id]["superseded_by"],
+                          keyword_hits=r.keyword_hits if query.explain else None)
+                for r in ranked if r.id in by_id]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
         meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
         return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
+
+    def _reported_cosine(self, ranked: "_Ranked", row: dict[str, Any]) -> float | None:
+        """The cosine a hit reports: from its retriever, or for a keyword-only hit from hydration."""
+        if ranked.similarity is not None or row["similarity"] is None:
+            return ranked.similarity
+        return self.scale.to_cosine(row["similarity"])
 
     @staticmethod
     def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int) -> SearchMeta:
@@ -131,4 +157,4 @@ def options_of(query: SearchQuery) -> dict[str, Any]:
 
 
 async def _none() -> Candidates:
-    return Candidates(scores={})
+    return Candidates(found={})

@@ -2,7 +2,7 @@
 // statuses are scored; `candidates` equal to $scan_cap means the tenant is larger and the ANN
 // index should answer. `similarity` is the backend's vector.similarity.cosine, calibrated to
 // cosine by the caller. Rows: the best $limit shown memories, then (with $explain) the ones the
-// filters hid, with their `reason`.
+// filters hid, with their `reason`. Each carries what the rerank weighs.
 // params: scan_cap, embedding, limit, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses AND m.embedding IS NOT NULL
@@ -30,8 +30,9 @@ WITH candidates, m, CASE
   // visibility:end
 END AS reason
 WHERE reason IS NULL OR $explain
-WITH candidates, m.id AS id, reason,
+WITH candidates, m, m.id AS id, reason,
      CASE WHEN reason IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) END AS similarity
 ORDER BY reason IS NULL DESC, similarity DESC, id
-WITH candidates, collect({id: id, similarity: similarity, reason: reason}) AS rows
+WITH candidates, collect({id: id, similarity: similarity, reason: reason,
+                          confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5), updated_at: coalesce(m.updated_at, m.created_at)}) AS rows
 RETURN candidates, [r IN rows WHERE r.reason IS NULL][0..$limit] + [r IN rows WHERE r.reason IS NOT NULL] AS hits

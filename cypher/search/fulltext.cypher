@@ -1,7 +1,8 @@
 // Full-text (BM25) candidates for one tenant; $lucene is built from escaped query terms. Like
 // search/vector, the index answers globally (its best $k), the filters apply after, and one row
 // always comes back: `scanned` < $k means there are no more matches. Scores are the backend's
-// BM25, comparable only within one query.
+// BM25, comparable only within one query. Shown hits carry what the rerank weighs and their text
+// (for the matched terms). No embedding: this query runs while the query text is being embedded.
 // params: k, lucene, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
 CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $k}) YIELD node AS m, score
 WITH m, score, CASE
@@ -25,5 +26,7 @@ WITH m, score, CASE
 END AS reason
 WITH count(*) AS scanned,
      collect(CASE WHEN m.agent = $agent AND (reason IS NULL OR $explain)
-                  THEN {id: m.id, score: score, reason: reason} END) AS hits
+                  THEN {id: m.id, score: score, reason: reason,
+                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5), updated_at: coalesce(m.updated_at, m.created_at),
+                        text: CASE WHEN reason IS NULL THEN m.text END} END) AS hits
 RETURN scanned, hits

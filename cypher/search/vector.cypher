@@ -3,7 +3,8 @@
 // `scanned` < $k means the index had nothing more to give. score = (1 + cosine) / 2.
 // `reason` says why a memory is not shown (a hidden status, scope_mismatch, validity_mismatch,
 // filtered); with $explain the hidden ones come back too, for the explain counts. Other tenants'
-// nodes are never returned, explain or not.
+// nodes are never returned, explain or not. Each hit carries what the rerank weighs, so only the
+// memories a search returns need hydrating.
 // params: k, embedding, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node AS m, score
 WITH m, score, CASE
@@ -27,5 +28,6 @@ WITH m, score, CASE
 END AS reason
 WITH count(*) AS scanned,
      collect(CASE WHEN m.agent = $agent AND (reason IS NULL OR $explain)
-                  THEN {id: m.id, score: score, reason: reason} END) AS hits
+                  THEN {id: m.id, score: score, reason: reason,
+                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5), updated_at: coalesce(m.updated_at, m.created_at)} END) AS hits
 RETURN scanned, hits
