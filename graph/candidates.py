@@ -18,7 +18,7 @@ from typing import Any
 from graph.runner import GraphRunner
 from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
 from graph.tenant_hints import TenantSizeHints
-from graph.timeutil import from_graph
+from graph.timeutil import from_epoch_ms
 
 UNBOUNDED = 2**31 - 1
 
@@ -111,7 +111,7 @@ class CandidateSearch:
 def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> Candidates:
     kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
     found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
-                            importance=float(h["importance"]), updated_at=from_graph(h["updated_at"]),
+                            importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
                             text=h.get("text"))
              for h in kept[:pool]}
     return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})

@@ -31,7 +31,9 @@ class Tx:
     async def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
         query = self._registry[name]
         result = await self._tx.run(query.text, query.bind(params))
-        return [record.data() async for record in result]
+        # Queries return maps and scalars, never nodes, so the rows need no record.data() walk
+        # (a third of a search's client-side time went into it).
+        return [dict(record.items()) async for record in result]
 
 
 class GraphRunner:

@@ -34,5 +34,6 @@ WITH candidates, m, m.id AS id, reason,
      CASE WHEN reason IS NULL THEN vector.similarity.cosine(m.embedding, $embedding) END AS similarity
 ORDER BY reason IS NULL DESC, similarity DESC, id
 WITH candidates, collect({id: id, similarity: similarity, reason: reason,
-                          confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5), updated_at: coalesce(m.updated_at, m.created_at)}) AS rows
+                          confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
+                          updated_ms: coalesce(m.updated_at, m.created_at).epochMillis}) AS rows
 RETURN candidates, [r IN rows WHERE r.reason IS NULL][0..$limit] + [r IN rows WHERE r.reason IS NOT NULL] AS hits

@@ -29,5 +29,6 @@ END AS reason
 WITH count(*) AS scanned,
      collect(CASE WHEN m.agent = $agent AND (reason IS NULL OR $explain)
                   THEN {id: m.id, score: score, reason: reason,
-                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5), updated_at: coalesce(m.updated_at, m.created_at)} END) AS hits
+                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
+                        updated_ms: coalesce(m.updated_at, m.created_at).epochMillis} END) AS hits
 RETURN scanned, hits

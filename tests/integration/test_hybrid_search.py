@@ -3,9 +3,11 @@ re-ranking and explainability, keyword candidates with Lucene's special characte
 Cypher, tenant isolation, search:many, admin search and access tracking."""
 from __future__ import annotations
 
+import json
 import math
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
@@ -238,3 +240,30 @@ def test_retrieval_counts_access_without_touching_version_or_recency(client, age
         time.sleep(0.1)
     assert got["access_count"] == 2 and got["last_accessed_at"] is not None
     assert got["version"] == memory["version"] and got["updated_at"] == memory["updated_at"]
+
+
+def _shape(value) -> object:
+    """Keys all the way down (lists by their first item): what a documented example must match."""
+    if isinstance(value, dict):
+        return {k: _shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value and isinstance(value[0], (dict, list)) else []
+    return None
+
+
+def test_the_documented_explain_example_has_the_shape_of_a_real_response(client, agent):
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "retrieval.md").read_text()
+    example = json.loads(doc.split("<!-- example:search-explain -->")[1].split("<!-- /example:search-explain -->")[0]
+                         .strip().removeprefix("```json").removesuffix("```"))
+    budget = lambda value: claim("user", "budget_is", value)  # noqa: E731
+    store(client, agent, "The user's monthly budget is $500", claim=budget("$500"), provenance={"source": "user_explicit"})
+    store(client, agent, "The user's monthly budget is $750", claim=budget("$750"), provenance={"source": "user_explicit"},
+          importance=0.8)
+    store(client, agent, "The user's monthly budget is $0", claim=budget("$0"), provenance={"source": "inference"})
+    store(client, agent, "The user reviews the budget every quarter", provenance={"source": "user_implicit"})
+    store(client, agent, "The user's cat is called Miso")
+    real = client.post("/v1/search", json={"agent": agent, "query": example["meta"]["query"], "explain": True,
+                                           "limit": 2}).json()
+    assert _shape(example) == _shape(real)
+    assert example["meta"]["counts"] == real["meta"]["counts"] and example["meta"]["excluded"] == real["meta"]["excluded"]
+    assert [r["text"] for r in example["results"]] == [r["text"] for r in real["results"]][:len(example["results"])]
