@@ -2,8 +2,8 @@
 
 Stores N memories in batches, then times the same searches (query embedding included) as vector
 search without rerank, as the default hybrid search with rerank, with explain, without access
-tracking, and as contexts with a token budget. Prints a table; with --record, writes it into
-docs/benchmarks.md.
+tracking, and as contexts with a token budget, interleaved query by query so that drift affects
+every variant alike. Prints a table; with --record, writes it into docs/benchmarks.md.
 
     .venv/bin/python bench/ingest_search.py                 # 10k memories
     .venv/bin/python bench/ingest_search.py --n 100000      # 100k
@@ -71,27 +71,44 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
             await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
         warmup_seconds = time.perf_counter() - warm_started
 
-        async def timed(make, queries_: list[str], agent_of=lambda: rng.choice(agents)) -> tuple[list[float], set]:
-            latencies, strategies = [], set()
-            for q in queries_:
-                t0 = time.perf_counter()
-                result = await make(agent_of(), q)
-                latencies.append((time.perf_counter() - t0) * 1000)
-                strategies.add(getattr(result, "strategy", "-"))
-            return latencies, strategies
+        async def clock(make, agent: str, q: str) -> tuple[float, str]:
+            t0 = time.perf_counter()
+            result = await make(agent, q)
+            return (time.perf_counter() - t0) * 1000, getattr(result, "strategy", "-")
+
+        async def timed(make, queries_: list[str], agent: str) -> tuple[list[float], set]:
+            runs = [await clock(make, agent, q) for q in queries_]
+            return [ms for ms, _ in runs], {strategy for _, strategy in runs}
 
         def search(**options):
             return lambda agent, q: services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10, **options))
 
+        async def untracked_search(agent: str, q: str):
+            services.access.enabled = False
+            try:
+                return await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
+            finally:
+                services.access.enabled = True
+
+        variants = {
+            "raw": search(mode="vector", rerank=None),
+            "default": search(),  # hybrid + rerank
+            "explained": search(explain=True),
+            "untracked": untracked_search,
+            "context": lambda agent, q: services.context.context(
+                ContextQuery(search=SearchQuery(agent=agent, text=q), max_tokens=args.context_tokens)),
+        }
+        # Interleaved, query by query, so that drift (JIT, GC, the access flush) hits every variant alike.
+        timings: dict[str, tuple[list[float], set]] = {name: ([], set()) for name in variants}
+        for q in qs[args.warmup:]:
+            agent = rng.choice(agents)
+            for name, make in variants.items():
+                ms, strategy = await clock(make, agent, q)
+                timings[name][0].append(ms)
+                timings[name][1].add(strategy)
         timed_qs = qs[args.warmup:]
-        raw, raw_strategies = await timed(search(mode="vector", rerank=None), timed_qs)
-        latencies, strategies = await timed(search(), timed_qs)  # the default: hybrid + rerank
-        explained, _ = await timed(search(explain=True), timed_qs)
-        services.access.enabled = False
-        untracked, _ = await timed(search(), timed_qs)
-        services.access.enabled = True
-        contexts, _ = await timed(lambda agent, q: services.context.context(
-            ContextQuery(search=SearchQuery(agent=agent, text=q), max_tokens=args.context_tokens)), timed_qs)
+        (raw, raw_strategies), (latencies, strategies) = timings["raw"], timings["default"]
+        explained, untracked, contexts = timings["explained"][0], timings["untracked"][0], timings["context"][0]
         # What the tracker writes for a second's worth of searches at this rate, in one flush.
         await services.access.flush()
         burst = max(1, int(1000 / statistics.median(latencies)))
@@ -109,7 +126,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
         # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
         small = "bench-small"
         await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
-        small_latencies, small_strategies = await timed(search(), qs[:args.searches], agent_of=lambda: small)
+        small_latencies, small_strategies = await timed(search(), qs[:args.searches], small)
         backend_pid = services.backend.embedded.process.pid
         rows = [
             ("memories", f"{args.n:,} across {args.agents} agents"),
