@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
 from bench.record import record  # noqa: E402
+from graph import embedder  # noqa: E402
 from graph.context import ContextQuery  # noqa: E402
 from graph.model import NewMemory, SearchQuery  # noqa: E402
 from graph.services import Services  # noqa: E402
@@ -123,6 +124,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
                 window = latencies[i:i + 100]
                 print(f"searches {i}-{i + len(window)}: p50 {statistics.median(window):.1f} ms, "
                       f"p95 {percentile(window, 95):.1f} ms, max {max(window):.1f} ms")
+        steps = await breakdown(services, timed_qs[:200], agents, rng)
         # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
         small = "bench-small"
         await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
@@ -145,12 +147,57 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
             ("searches per row", f"{len(timed_qs)}, limit 10"),
             ("small tenant (50), hybrid + rerank, p50 / p95 / p99", f"{_ms(small_latencies)}, strategy "
                                                                     f"{'/'.join(sorted(small_strategies))}"),
+            *steps,
             ("service RSS", f"{rss_mb(os.getpid()):,.0f} MB"),
             ("backend RSS", f"{rss_mb(backend_pid):,.0f} MB (JVM -Xmx{args.heap})"),
         ]
         return rows
     finally:
         await services.close()
+
+
+async def breakdown(services: Services, qs: list[str], agents: list[str], rng: random.Random) -> list[tuple[str, str]]:
+    """Where a default search spends its time: the model call and each named query, timed inside
+    real searches (the full-text query overlaps the model call, so the steps add up to more than
+    the whole). Then the choice in graph.embedder: a single query embedded on one torch thread,
+    against all of them, interleaved like the main table."""
+    steps: dict[str, list[float]] = {}
+
+    def timing(name: str, call):
+        async def timed_call(*args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return await call(*args, **kwargs)
+            finally:
+                steps.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+        return timed_call
+
+    runner, encoder = services.runner, services.encoder
+    read, encode = runner.read, encoder.encode
+    runner.read = lambda name, **params: timing(name, read)(name, **params)  # type: ignore[method-assign]
+    encoder.encode = timing("embed the query", encode)  # type: ignore[method-assign]
+    try:
+        for q in qs:
+            await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
+    finally:
+        del runner.read, encoder.encode
+    rows = [(f"step: {name}, p50 / p95 / p99", f"{_ms(values)} ({len(values)} calls in {len(qs)} searches)")
+            for name, values in steps.items()]
+
+    shipped = embedder.SINGLE_THREAD_MAX
+    by_threads: dict[str, list[float]] = {"all torch threads": [], "one torch thread (shipped)": []}
+    try:
+        for q in qs:
+            agent = rng.choice(agents)
+            for label, single_max in zip(by_threads, (0, shipped)):
+                embedder.SINGLE_THREAD_MAX = single_max
+                t0 = time.perf_counter()
+                await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
+                by_threads[label].append((time.perf_counter() - t0) * 1000)
+    finally:
+        embedder.SINGLE_THREAD_MAX = shipped
+    return rows + [(f"search with the query embedded on {label}, p50 / p95 / p99", _ms(values))
+                   for label, values in by_threads.items()]
 
 
 def _ms(values: list[float]) -> str:
