@@ -4,7 +4,8 @@ Both indexes answer globally, so filtering by tenant afterwards can starve a sma
 tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
 larger one goes through the vector index, widening k until it has enough, and falling back to
 exact ranking when its matches sit too deep in the global order. Full-text search widens the
-same way up to `keyword_max_k` matches.
+same way up to `keyword_max_k` matches, and a small tenant's keyword candidates come from a scan
+of its own memories for the query terms, for the same reason.
 
 Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
 age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graph.bm25 import bm25
 from graph.runner import GraphRunner
 from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
 from graph.tenant_hints import TenantSizeHints
@@ -61,7 +63,21 @@ class CandidateSearch:
             found = await self._via_index(embedding, filters, pool)
         return found
 
-    async def keyword(self, lucene: str, filters: dict[str, Any], pool: int) -> Candidates:
+    async def keyword(self, lucene: str, patterns: list[str], filters: dict[str, Any], pool: int) -> Candidates:
+        """A small tenant is scanned for the terms; a large one goes through the full-text index."""
+        key = (filters["agent"], tuple(filters["statuses"]))
+        if not self.hints.is_large(key):
+            rows = await self.runner.read("search/keyword_exact", scan_cap=self.exact_scan_max + 1,
+                                          patterns=patterns, **filters)
+            if not rows:
+                return Candidates(found={})
+            row = rows[0]
+            if row["candidates"] <= self.exact_scan_max:
+                # Scored over the shown memories only, so explain's extra rows never move a score.
+                shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
+                scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
+                return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
+            self.hints.mark(key, large=True)
         k = first_k(pool, self.keyword_max_k)
         while True:
             [row] = await self.runner.read("search/fulltext", k=k, lucene=lucene, **filters)

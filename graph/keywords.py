@@ -39,6 +39,12 @@ def lucene_query(query_terms: list[str]) -> str | None:
     return " ".join(escaped) or None
 
 
+def patterns(query_terms: list[str]) -> list[str]:
+    """Whole-word regular expressions (Cypher's =~, a full match) for a small tenant's keyword scan.
+    Terms are lower-case word characters; escaping them anyway keeps any term literal."""
+    return [f"(?s).*\\b{re.escape(t)}\\b.*" for t in query_terms]
+
+
 def hits(query_terms: list[str], text: str) -> list[str]:
     """The query terms that occur in a memory's text, as whole words."""
     present = set(words(text))

@@ -91,7 +91,8 @@ class RetrievalService:
             return vec, await (self.candidates.vector(vec, filters, pool) if query.mode != "keyword" else _none())
 
         (embedding, vector), keyword = await asyncio.gather(
-            vector_side(), self.candidates.keyword(lucene, filters, pool) if lucene else _none())
+            vector_side(),
+            self.candidates.keyword(lucene, keywords.patterns(terms), filters, pool) if lucene else _none())
         found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
         weights = query.rerank or Weights()
         now = utcnow()

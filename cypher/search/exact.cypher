@@ -11,7 +11,7 @@ WITH collect(m) AS pool
 UNWIND pool AS m
 WITH size(pool) AS candidates, m
 WITH candidates, m, CASE
-  // visibility:begin (the same in search/exact, search/vector and search/fulltext; a test holds them equal)
+  // visibility:begin (the same in every search/ query; a test holds them equal)
   WHEN NOT m.status IN $statuses THEN m.status
   // Every test is null-safe: a WHEN that evaluates to null would let the memory through.
   WHEN m.session_id IS NOT NULL AND ($session_id IS NULL OR m.session_id <> $session_id) THEN 'scope_mismatch'

@@ -8,7 +8,7 @@
 // params: k, embedding, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node AS m, score
 WITH m, score, CASE
-  // visibility:begin (the same in search/exact, search/vector and search/fulltext; a test holds them equal)
+  // visibility:begin (the same in every search/ query; a test holds them equal)
   WHEN NOT m.status IN $statuses THEN m.status
   // Every test is null-safe: a WHEN that evaluates to null would let the memory through.
   WHEN m.session_id IS NOT NULL AND ($session_id IS NULL OR m.session_id <> $session_id) THEN 'scope_mismatch'

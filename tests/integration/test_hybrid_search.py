@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.keywords import patterns
 from graph.model import SearchQuery
 from graph.retrieval import visibility
 from tests.conftest import TEST_ADMIN_KEY
@@ -118,12 +119,21 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
         assert [r["id"] for r in results] == [mine["id"]]
     meta = client.post("/v1/search", json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
     assert meta["counts"]["candidates"] == 1 and meta["agent"] == agent  # other tenants are not even counted
-    # Each candidate query filters by tenant itself, not only the hydration after it.
+    # Each candidate query filters by tenant itself, not only the hydration after it: the small
+    # tenant's scans, and the global indexes once the tenant is taken for a large one.
+    candidates = services.retrieval.candidates
     filters = visibility(SearchQuery(agent=agent, text="x"), explain=True)
     embedding = run(services.retrieval.embed, "Project Zephyr launch")
-    keyword = run(services.retrieval.candidates.keyword, "project zephyr launch", filters, 30)
-    vector = run(services.retrieval.candidates._via_index, embedding, filters, 30)
-    assert set(keyword.reasons) == set(vector.reasons) == {mine["id"]}
+    keyword_args = ("project zephyr launch", patterns(["project", "zephyr", "launch"]), filters, 30)
+    scanned = run(candidates.keyword, *keyword_args)
+    candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)
+    try:
+        indexed = run(candidates.keyword, *keyword_args)
+        vector = run(candidates.vector, embedding, filters, 30)
+    finally:
+        candidates.hints.mark((agent, tuple(filters["statuses"])), large=False)
+    assert vector.strategy == "index"
+    assert set(scanned.reasons) == set(indexed.reasons) == set(vector.reasons) == {mine["id"]}
 
 
 def test_validity_is_checked_at_as_of(client, agent):
@@ -192,7 +202,8 @@ def test_explain_counts_and_items(client, agent):
     assert by_id[blocked["id"]]["explain"]["status"]["quarantine"]["reason"] == "trust_insufficient"
     assert shown["meta"]["excluded"]["superseded"] == 0
 
-    strict = client.post("/v1/search", json={"agent": agent, "query": "user budget", "explain": True,
+    # "review" is in one memory only: the other holds two of the three terms and falls below 0.99.
+    strict = client.post("/v1/search", json={"agent": agent, "query": "user budget review", "explain": True,
                                              "min_similarity": 0.99}).json()
     assert strict["meta"]["excluded"]["below_min_similarity"] >= 1
     # min_similarity compares the absolute match, max(cosine, keyword score), not the normalised score.

@@ -49,11 +49,11 @@ def test_group_lists_only_the_folder_itself():
 
 
 def test_search_queries_share_one_visibility_filter():
-    """Cypher has no functions, so the filter search applies lives verbatim in four files; this holds
+    """Cypher has no functions, so the filter search applies lives verbatim in five files; this holds
     them equal, so a change to one is a change to all."""
     registry = QueryRegistry()
     blocks = {}
-    for name in ("search/exact", "search/vector", "search/fulltext", "search/hydrate"):
+    for name in ("search/exact", "search/vector", "search/fulltext", "search/keyword_exact", "search/hydrate"):
         text = registry[name].text
         start, end = text.index("// visibility:begin"), text.index("// visibility:end")
         blocks[name] = text[start:end]

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from graph.bm25 import bm25
 from graph.context_format import ContextItem, format_context
 from graph.errors import InvalidInput
 from graph.fusion import Fused, best_similarity, fuse, keyword_score
-from graph.keywords import hits, lucene_query, terms
+from graph.keywords import hits, lucene_query, patterns, terms
 from graph.lucene import escape
 from graph.packing import pack, top
 from graph.rerank import Weights, composite, recency, signals
@@ -67,6 +69,19 @@ def test_normalised_max_fusion_puts_both_retrievers_on_the_query_s_own_scale():
     assert weak.relevance == pytest.approx(0.75) and weak.match == pytest.approx(0.45)
     assert keyword_score(5.0, 0.0, 1.0) == 0.0
     assert best_similarity([0.2, None, 0.7, -0.1]) == 0.7 and best_similarity([None]) == 0.0
+
+
+def test_tenant_bm25_prefers_rarer_terms_and_shorter_memories():
+    scores = bm25([("short", [0, 1], 6), ("long", [0, 1], 18), ("rare", [2], 6), ("common", [0], 6)],
+                  collection_size=20, average_words=10.0)
+    assert scores["short"] > scores["long"]  # the same terms in fewer words
+    assert scores["rare"] > scores["common"]  # term 2 is in one memory, term 0 in three
+    assert bm25([], 0, 0.0) == {}
+
+
+def test_keyword_patterns_match_whole_words_only():
+    [budget] = patterns(["budget"])
+    assert re.fullmatch(budget, "the quarterly budget,\nagain") and not re.fullmatch(budget, "budgeting")
 
 
 def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
