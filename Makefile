@@ -6,7 +6,7 @@ BIN     := $(VENV)/bin
 STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
 
-.PHONY: setup run test bench lint-cypher clean
+.PHONY: setup run test bench bench-quality lint-cypher clean
 
 setup: $(STAMPS)/python $(STAMPS)/lint
 
@@ -30,6 +30,9 @@ test: setup
 
 bench: $(STAMPS)/python
 	$(BIN)/python bench/ingest_search.py $(BENCH_ARGS)
+
+bench-quality: $(STAMPS)/python
+	$(BIN)/python bench/retrieval_quality.py $(BENCH_ARGS)
 
 lint-cypher: $(STAMPS)/lint
 	node $(LINTDIR)/lint.js cypher

@@ -108,10 +108,13 @@ class CandidateSearch:
         return found
 
     async def _via_index(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
-        k = first_k(pool, self.vector_max_k)
+        key = (filters["agent"], tuple(filters["statuses"]))
+        k = first_k(pool, self.vector_max_k, self.hints.share(key))
         while True:
             [row] = await self.runner.read("search/vector", k=k, embedding=embedding, **filters)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if row["scanned"] == k:  # a full page says how much of the index is this tenant's
+                self.hints.observe_share(key, max(kept, 1) / k)
             if kept >= pool or row["scanned"] < k:
                 break  # enough, or the whole index was ranked
             if k >= self.vector_max_k:

@@ -1,6 +1,7 @@
 """Pure retrieval arithmetic: similarity scales and how far to over-fetch from a global ANN index."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from graph.errors import StartupError
@@ -27,8 +28,14 @@ def index_score_to_cosine(score: float) -> float:
     return 2.0 * score - 1.0
 
 
-def first_k(limit: int, vector_max_k: int) -> int:
-    """The first ANN request: enough that a tenant holding a few percent of the index fills `limit`."""
+SHARE_MARGIN = 1.5  # a first request sized from a known share asks for half as much again
+
+
+def first_k(limit: int, vector_max_k: int, share: float | None = None) -> int:
+    """The first index request. With the tenant's share of the index's hits known, about enough to
+    fill `limit`; otherwise enough for a tenant holding a few percent of the index."""
+    if share:
+        return min(vector_max_k, max(100, math.ceil(limit / share * SHARE_MARGIN)))
     return min(vector_max_k, max(100, 20 * limit))
 
 

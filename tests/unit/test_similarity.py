@@ -48,3 +48,25 @@ def test_tenant_hints_expire_and_stay_bounded(monkeypatch):
     assert [hints.is_large(k) for k in ("x", "y", "z")] == [False, True, True]
     hints.mark("z", large=False)
     assert not hints.is_large("z")
+
+
+def test_a_known_share_sizes_the_first_index_request():
+    assert first_k(30, 10_000) == 600  # unknown: enough for a tenant holding a few percent
+    assert first_k(30, 10_000, share=0.1) == 450  # a tenth of the hits: 300, and half as much again
+    assert first_k(30, 10_000, share=0.9) == 100 and first_k(30, 10_000, share=0.0001) == 10_000
+
+
+def test_share_hints_average_full_pages_and_expire_with_the_large_mark(monkeypatch):
+    clock = [0.0]
+    monkeypatch.setattr("graph.tenant_hints.time.monotonic", lambda: clock[0])
+    hints = TenantSizeHints(ttl_seconds=10)
+    hints.observe_share("a", 0.5)
+    assert hints.share("a") is None  # only large tenants go to the index
+    hints.mark("a", large=True)
+    hints.observe_share("a", 0.2)
+    hints.observe_share("a", 0.1)
+    assert hints.share("a") == pytest.approx(0.15)
+    hints.mark("a", large=True)  # re-marking keeps what was learnt
+    assert hints.share("a") == pytest.approx(0.15)
+    clock[0] = 11
+    assert hints.share("a") is None and not hints.is_large("a")
