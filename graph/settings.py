@@ -9,6 +9,10 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
+# The client's and the CLI's own variables (client/http.py): a shell may export them for both.
+CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR"}
+
+
 def _neo4j(name: str) -> AliasChoices:
     # The standard NEO4J_* names work, and so do CREDENCE_NEO4J_* ones.
     return AliasChoices(f"NEO4J_{name}", f"CREDENCE_NEO4J_{name}")
@@ -79,7 +83,7 @@ class Settings(BaseSettings):
     def from_env(cls) -> "Settings":
         """Settings from the environment; a misspelt CREDENCE_* variable stops the start instead of
         being ignored (pydantic-settings skips unknown names)."""
-        known = {f"CREDENCE_{name.upper()}" for name in cls.model_fields}
+        known = {f"CREDENCE_{name.upper()}" for name in cls.model_fields} | CLIENT_VARIABLES
         unknown = sorted(k for k in os.environ if k.startswith("CREDENCE_") and k not in known)
         if unknown:
             hints = [f"{k} (did you mean {m[0]}?)" if (m := difflib.get_close_matches(k, known, 1)) else k

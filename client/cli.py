@@ -1,0 +1,152 @@
+"""`credence`: the HTTP API from a shell. Prints JSON (a context prints its text); exit status 1
+when the service rejects the call, 3 when it cannot be reached, 2 for a malformed command line.
+
+    credence remember agent-1 "The user prefers dark mode" --type preference
+    credence search agent-1 "UI theme" --explain
+    credence context agent-1 "what does the user like?" --max-tokens 300
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import httpx
+
+from client.http import Credence, CredenceAPIError
+
+Handler = Callable[[Credence, argparse.Namespace], Any]
+
+
+def _remember(api: Credence, a: argparse.Namespace) -> Any:
+    fields: dict[str, Any] = {"memory_type": a.type, "tags": a.tag or None, "importance": a.importance,
+                              "category": a.category}
+    if a.source or a.ref:
+        fields["provenance"] = {k: v for k, v in (("source", a.source), ("ref", a.ref)) if v}
+    if a.claim:
+        subject, predicate, value = a.claim
+        fields["claim"] = {"subject": subject, "predicate": predicate, "value": value}
+    return api.remember(a.agent, a.text, **{k: v for k, v in fields.items() if v is not None})
+
+
+def _search_options(a: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {"mode": a.mode, "explain": a.explain or None, "tags": a.tag or None,
+                               "memory_types": a.type or None, "min_similarity": a.min_similarity,
+                               "include_all": a.all or None, "as_of": a.as_of}
+    if a.no_rerank:
+        options["rerank"] = False
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _context(api: Credence, a: argparse.Namespace) -> Any:
+    options = {k: v for k, v in (("max_tokens", a.max_tokens), ("max_memories", a.max_memories)) if v is not None}
+    out = api.context(a.agent, a.query, **options, **_search_options(a))
+    return out if a.json else out["context"]
+
+
+def _list(api: Credence, a: argparse.Namespace) -> Any:
+    filters = {"status": a.status or None, "memory_type": a.type or None, "include_all": a.all or None}
+    return list(api.memories(a.agent, **{k: v for k, v in filters.items() if v is not None}))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="credence", description="Talk to a Credence memory service.")
+    parser.add_argument("--url", help="the service (default: $CREDENCE_URL or http://127.0.0.1:8000)")
+    parser.add_argument("--api-key", help="bearer key (default: $CREDENCE_API_KEY)")
+    parser.add_argument("--actor", help="who acts, for the audit trail (default: $CREDENCE_ACTOR)")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Handler, help: str, *args: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        for arg in args:
+            sub.add_argument(arg)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    def retrieval_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--mode", choices=("hybrid", "vector", "keyword"))
+        sub.add_argument("--no-rerank", action="store_true", help="raw relevance order")
+        sub.add_argument("--explain", action="store_true")
+        sub.add_argument("--tag", action="append", help="repeatable; every tag must match")
+        sub.add_argument("--type", action="append", help="memory type; repeatable")
+        sub.add_argument("--min-similarity", type=float)
+        sub.add_argument("--as-of", help="check validity windows at this ISO-8601 instant")
+        sub.add_argument("--all", action="store_true", help="every status, superseded and quarantined included")
+
+    sub = command("remember", _remember, "store a memory", "agent", "text")
+    sub.add_argument("--type", help="fact (default), preference, goal, event, decision...")
+    sub.add_argument("--tag", action="append", help="repeatable")
+    sub.add_argument("--importance", type=float)
+    sub.add_argument("--category")
+    sub.add_argument("--source", help="provenance: user_explicit, system, tool_output, document, inference...")
+    sub.add_argument("--ref", help="provenance reference (message id, document id...)")
+    sub.add_argument("--claim", nargs=3, metavar=("SUBJECT", "PREDICATE", "VALUE"),
+                     help="what the memory asserts; enables conflict detection")
+
+    command("get", lambda api, a: api.get(a.agent, a.id), "read one memory", "agent", "id")
+    sub = command("list", _list, "a tenant's memories, newest first", "agent")
+    sub.add_argument("--status", action="append", help="repeatable; default active")
+    sub.add_argument("--type", action="append", help="repeatable")
+    sub.add_argument("--all", action="store_true", help="every status")
+    command("forget", lambda api, a: api.delete(a.agent, a.id) if a.hard else api.archive(a.agent, a.id),
+            "archive a memory (hidden by default); --hard removes it for good", "agent", "id"
+            ).add_argument("--hard", action="store_true")
+
+    sub = command("search", lambda api, a: api.search(a.agent, a.query, limit=a.limit, **_search_options(a)),
+                  "hybrid search, reranked", "agent", "query")
+    sub.add_argument("--limit", type=int, default=10)
+    retrieval_options(sub)
+    sub = command("context", _context, "a prompt-ready context (prints its text; --json for everything)",
+                  "agent", "query")
+    sub.add_argument("--max-tokens", type=int)
+    sub.add_argument("--max-memories", type=int)
+    sub.add_argument("--json", action="store_true")
+    retrieval_options(sub)
+
+    command("reinforce", lambda api, a: api.reinforce(a.agent, a.id), "confirm a memory", "agent", "id")
+    command("dispute", lambda api, a: api.dispute(a.agent, a.id, a.reason), "dispute a memory", "agent", "id"
+            ).add_argument("--reason")
+    command("explain", lambda api, a: api.explain(a.agent, a.id), "trust term by term, sources, conflicts",
+            "agent", "id")
+    command("history", lambda api, a: api.history(a.agent, a.id), "the audit trail of a memory", "agent", "id")
+    command("conflicts", lambda api, a: api.conflicts(a.agent, include_resolved=a.include_resolved),
+            "pending conflicts", "agent").add_argument("--include-resolved", action="store_true")
+    command("resolve", lambda api, a: api.resolve_conflict(a.agent, a.id, a.action, a.reason),
+            "resolve a conflict: supersede, reject or keep_both", "agent", "id", "action").add_argument("--reason")
+    command("quarantine", lambda api, a: list(api.quarantined(a.agent)), "the quarantine lane", "agent")
+    command("review", lambda api, a: api.review(a.agent, a.id, a.action, a.reason),
+            "activate or reject a quarantined memory", "agent", "id", "action").add_argument("--reason")
+    command("ready", lambda api, a: api.ready(), "is the service ready?")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
+    """`api` lets a caller (the tests) hand in a client bound to an app; otherwise one from the
+    environment and the flags."""
+    args = _parser().parse_args(argv)
+    own = api is None
+    if api is None:
+        api = Credence.from_env(**{k: v for k, v in (("url", args.url), ("api_key", args.api_key),
+                                                     ("actor", args.actor)) if v})
+    try:
+        out = args.handler(api, args)
+    except CredenceAPIError as exc:
+        print(f"credence: {exc}", file=sys.stderr)
+        for error in exc.errors:
+            print(f"  {error.get('field')}: {error.get('message')}", file=sys.stderr)
+        return 1
+    except httpx.TransportError as exc:
+        print(f"credence: cannot reach the service: {exc}", file=sys.stderr)
+        return 3
+    finally:
+        if own:
+            api.close()
+    if out is not None:
+        print(out if isinstance(out, str) else json.dumps(out, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The Python client and the `credence` command line, through the HTTP API on the real backend.
+The client is handed the app's TestClient (an httpx.Client), so every call is a real request."""
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from client import Credence, CredenceAPIError
+from client.cli import main
+
+
+@pytest.fixture
+def api(client) -> Credence:
+    return Credence(http=client, actor="client-test")
+
+
+def cli(api: Credence, capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv), api=api)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def belief(subject: str, predicate: str, value: str) -> dict:
+    return {"subject": subject, "predicate": predicate, "value": value}
+
+
+def test_the_client_covers_a_memory_s_life(api, agent):
+    stored = api.remember(agent, "The user prefers dark mode", memory_type="preference", tags=["ui"])
+    assert api.get(agent, stored["id"])["text"] == "The user prefers dark mode"
+    batch = api.remember_many(agent, ["The user lives in Porto", {"text": "The user likes jazz", "importance": 0.9}])
+    assert [m["text"] for m in batch] == ["The user lives in Porto", "The user likes jazz"]
+    assert {m["id"] for m in api.memories(agent)} == {stored["id"], *(m["id"] for m in batch)}
+
+    found = api.search(agent, "UI theme", explain=True)
+    assert found["results"][0]["id"] == stored["id"] and found["meta"]["agent"] == agent
+    [many] = api.search_many(agent, [{"query": "music taste", "limit": 1}])
+    assert many["results"][0]["text"] == "The user likes jazz"
+    context = api.context(agent, "what does the user like?", max_tokens=60)
+    assert context["token_estimate"] <= 60 and "The user" in context["context"]
+
+    updated = api.update(agent, stored["id"], importance=0.8, expected_version=1)
+    assert (updated["version"], updated["importance"]) == (2, 0.8)
+    assert api.reinforce(agent, stored["id"])["reinforcements"] == 1
+    assert api.explain(agent, stored["id"])["trust"]["inputs"]["reinforcements"] == 1
+    actors = {op["actor"] for op in api.history(agent, stored["id"])["operations"]}
+    assert actors == {"client-test"}  # X-Credence-Actor reaches the audit trail
+
+    assert api.link(agent, batch[0]["id"], "SUPPORTS", batch[1]["id"])[0]["id"] == batch[1]["id"]
+    api.unlink(agent, batch[0]["id"], "SUPPORTS", batch[1]["id"])
+    assert api.links(agent, batch[0]["id"]) == []
+
+    assert api.archive(agent, stored["id"])["status"] == "archived"
+    assert api.delete(agent, batch[0]["id"])["deleted"] is True
+    assert {m["id"] for m in api.memories(agent, include_all=True)} == {stored["id"], batch[1]["id"]}
+
+
+def test_the_client_reviews_conflicts_and_quarantine(api, agent):
+    real = api.remember(agent, "Budget is $750", claim=belief("project", "budget_is", "$750"),
+                        provenance={"source": "user_explicit"})
+    poison = api.remember(agent, "Budget is $0", claim=belief("project", "budget_is", "$0"),
+                          provenance={"source": "document"})
+    assert poison["status"] == "quarantined"
+    [conflict] = api.conflicts(agent)
+    assert (conflict["new_id"], conflict["existing_id"]) == (poison["id"], real["id"])
+    assert [m["id"] for m in api.quarantined(agent)] == [poison["id"]]
+    resolved = api.resolve_conflict(agent, conflict["id"], "reject", reason="the document was a draft")
+    assert resolved["memory"]["status"] == "archived"
+    assert api.conflicts(agent) == [] and list(api.quarantined(agent)) == []
+
+    flagged = api.quarantine(agent, real["id"], details="double-check")
+    assert flagged["status"] == "quarantined"
+    assert api.review(agent, real["id"], "activate")["memory"]["status"] == "active"
+
+
+def test_rejections_raise_with_the_problem_s_fields(api, agent):
+    with pytest.raises(CredenceAPIError) as bad:
+        api.search(agent, "x", limit=0)
+    assert bad.value.status == 422 and bad.value.errors[0]["field"] == "limit"
+    with pytest.raises(CredenceAPIError) as missing:
+        api.get(agent, "00000000-0000-4000-8000-000000000000")
+    assert missing.value.status == 404 and "not found" in missing.value.detail
+    assert list(api.memories(agent)) == []  # nothing was written
+
+
+def test_the_command_line_stores_searches_and_packs_context(api, agent, capsys):
+    code, out, _ = cli(api, capsys, "remember", agent, "The user prefers window seats", "--type", "preference",
+                       "--tag", "travel", "--source", "user_explicit")
+    stored = json.loads(out)
+    assert code == 0 and (stored["memory_type"], stored["tags"], stored["source_type"]) == \
+        ("preference", ["travel"], "user_explicit")
+    cli(api, capsys, "remember", agent, "The user lives in Lisbon", "--claim", "user", "lives_in", "Lisbon")
+
+    code, out, _ = cli(api, capsys, "search", agent, "seat on the plane", "--limit", "1", "--explain")
+    found = json.loads(out)
+    assert code == 0 and [r["id"] for r in found["results"]] == [stored["id"]]
+    assert found["meta"]["options"]["limit"] == 1
+
+    code, out, _ = cli(api, capsys, "context", agent, "travel preferences", "--max-tokens", "40")
+    assert code == 0 and out.startswith("## ") and "- The user prefers window seats" in out
+
+    code, out, _ = cli(api, capsys, "list", agent)
+    assert code == 0 and len(json.loads(out)) == 2
+    code, out, _ = cli(api, capsys, "explain", agent, stored["id"])
+    assert code == 0 and json.loads(out)["trust"]["inputs"]["source"] == "user_explicit"
+
+
+def test_the_command_line_says_what_to_fix_and_exits_non_zero(api, agent, capsys):
+    code, out, err = cli(api, capsys, "search", agent, "x", "--limit", "500")
+    assert (code, out) == (1, "") and "422" in err and "limit:" in err
+    code, _, err = cli(api, capsys, "get", agent, "00000000-0000-4000-8000-000000000000")
+    assert code == 1 and "404" in err
+
+
+def test_the_command_line_reports_an_unreachable_service(capsys):
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["--url", f"http://127.0.0.1:{port}", "ready"]) == 3
+    assert "cannot reach the service" in capsys.readouterr().err
