@@ -27,7 +27,8 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
     admin_api_key: SecretStr | None = Field(
         None, description="Enables /v1/admin (cross-agent search), which then needs `Authorization: Bearer <key>`.")
-    data_dir: Path = Field(Path("./data"), description="Embedded backend's data and the query model's ONNX export; survives restarts.")
+    data_dir: Path = Field(Path("./data"), description="Embedded backend's data and the query model's ONNX "
+                                                       "export; survives restarts.")
 
     max_text_chars: int = Field(32_000, ge=1, le=1_000_000, description="Longest memory text accepted.")
     max_batch: int = Field(1_000, ge=1, le=10_000, description="Most memories in one batch call.")

@@ -45,3 +45,10 @@ def test_a_misspelt_setting_stops_the_start(monkeypatch):
     monkeypatch.delenv("CREDENCE_PROT")
     monkeypatch.setenv("CREDENCE_PORT", "9000")
     assert Settings.from_env().port == 9000
+
+
+def test_the_client_s_variables_do_not_stop_the_service(monkeypatch):
+    monkeypatch.setenv("CREDENCE_URL", "http://127.0.0.1:8000")
+    monkeypatch.setenv("CREDENCE_ACTOR", "ops")
+    monkeypatch.setenv("CREDENCE_PORT", "8100")
+    assert Settings.from_env().port == 8100
