@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -144,7 +145,10 @@ def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
         if own:
             api.close()
     if out is not None:
-        print(out if isinstance(out, str) else json.dumps(out, indent=2, ensure_ascii=False))
+        try:
+            print(out if isinstance(out, str) else json.dumps(out, indent=2, ensure_ascii=False), flush=True)
+        except BrokenPipeError:  # `credence ... | head`: the reader has what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
