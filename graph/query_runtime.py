@@ -96,7 +96,10 @@ def _fingerprint(model_path: str) -> str:
     """The model's files (names, sizes, times) and the exporting versions: a change re-exports."""
     digest = hashlib.sha256(f"{EXPORT_VERSION} {Path(model_path).resolve()}".encode())
     for package in ("torch", "onnx", "onnxruntime", "transformers"):
-        digest.update(f" {package}={metadata.version(package)}".encode())
+        try:
+            digest.update(f" {package}={metadata.version(package)}".encode())
+        except metadata.PackageNotFoundError:  # the export then fails, and says why
+            digest.update(f" {package}=none".encode())
     for file in sorted(p for p in Path(model_path).rglob("*") if p.is_file()):
         stat = file.stat()
         digest.update(f" {file.relative_to(model_path)}:{stat.st_size}:{stat.st_mtime_ns}".encode())
