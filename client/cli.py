@@ -16,40 +16,32 @@ from typing import Any
 
 import httpx
 
-from client.http import Credence, CredenceAPIError
+from client.http import Credence, CredenceAPIError, set_only
 
 Handler = Callable[[Credence, argparse.Namespace], Any]
 
 
 def _remember(api: Credence, a: argparse.Namespace) -> Any:
-    fields: dict[str, Any] = {"memory_type": a.type, "tags": a.tag or None, "importance": a.importance,
-                              "category": a.category}
-    if a.source or a.ref:
-        fields["provenance"] = {k: v for k, v in (("source", a.source), ("ref", a.ref)) if v}
-    if a.claim:
-        subject, predicate, value = a.claim
-        fields["claim"] = {"subject": subject, "predicate": predicate, "value": value}
-    return api.remember(a.agent, a.text, **{k: v for k, v in fields.items() if v is not None})
+    claim = dict(zip(("subject", "predicate", "value"), a.claim)) if a.claim else None
+    provenance = set_only(source=a.source, ref=a.ref) or None
+    return api.remember(a.agent, a.text, **set_only(memory_type=a.type, tags=a.tag, importance=a.importance,
+                                                    category=a.category, provenance=provenance, claim=claim))
 
 
 def _search_options(a: argparse.Namespace) -> dict[str, Any]:
-    options: dict[str, Any] = {"mode": a.mode, "explain": a.explain or None, "tags": a.tag or None,
-                               "memory_types": a.type or None, "min_similarity": a.min_similarity,
-                               "include_all": a.all or None, "as_of": a.as_of}
-    if a.no_rerank:
-        options["rerank"] = False
-    return {k: v for k, v in options.items() if v is not None}
+    return set_only(mode=a.mode, explain=a.explain or None, tags=a.tag, memory_types=a.type,
+                    min_similarity=a.min_similarity, include_all=a.all or None, as_of=a.as_of,
+                    rerank=False if a.no_rerank else None)
 
 
 def _context(api: Credence, a: argparse.Namespace) -> Any:
-    options = {k: v for k, v in (("max_tokens", a.max_tokens), ("max_memories", a.max_memories)) if v is not None}
-    out = api.context(a.agent, a.query, **options, **_search_options(a))
+    out = api.context(a.agent, a.query, **set_only(max_tokens=a.max_tokens, max_memories=a.max_memories),
+                      **_search_options(a))
     return out if a.json else out["context"]
 
 
 def _list(api: Credence, a: argparse.Namespace) -> Any:
-    filters = {"status": a.status or None, "memory_type": a.type or None, "include_all": a.all or None}
-    return list(api.memories(a.agent, **{k: v for k, v in filters.items() if v is not None}))
+    return list(api.memories(a.agent, **set_only(status=a.status, memory_type=a.type, include_all=a.all or None)))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -129,8 +121,7 @@ def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
     args = _parser().parse_args(argv)
     own = api is None
     if api is None:
-        api = Credence.from_env(**{k: v for k, v in (("url", args.url), ("api_key", args.api_key),
-                                                     ("actor", args.actor)) if v})
+        api = Credence.from_env(**set_only(url=args.url, api_key=args.api_key, actor=args.actor))
     try:
         out = args.handler(api, args)
     except CredenceAPIError as exc:

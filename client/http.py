@@ -35,8 +35,8 @@ class CredenceAPIError(Exception):
                    body.get("detail") or response.text[:500], body.get("errors"), body)
 
 
-def _fields(**fields: Any) -> dict[str, Any]:
-    """Leave out what the caller did not set, so the server's defaults apply."""
+def set_only(**fields: Any) -> dict[str, Any]:
+    """Leave out what the caller did not set (None), so the server's defaults apply."""
     return {k: v for k, v in fields.items() if v is not None}
 
 
@@ -47,10 +47,10 @@ class Credence:
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
                  timeout: float = 30.0, http: httpx.Client | None = None) -> None:
-        headers = _fields(**{"Authorization": f"Bearer {api_key}" if api_key else None, "X-Credence-Actor": actor})
+        self._headers = set_only(**{"Authorization": f"Bearer {api_key}" if api_key else None,
+                                    "X-Credence-Actor": actor})
         self._owned = http is None
         self._http = http if http is not None else httpx.Client(base_url=url, timeout=timeout)
-        self._headers = headers
 
     @classmethod
     def from_env(cls, **overrides: Any) -> "Credence":
@@ -80,7 +80,7 @@ class Credence:
     def _pages(self, path: str, params: dict[str, Any]) -> Iterator[dict[str, Any]]:
         cursor = None
         while True:
-            page = self._call("GET", path, params=_fields(**params, cursor=cursor))
+            page = self._call("GET", path, params=set_only(**params, cursor=cursor))
             yield from page["items"]
             cursor = page["next_cursor"]
             if not cursor:
@@ -139,11 +139,11 @@ class Credence:
 
     def dispute(self, agent: str, memory_id: str, reason: str | None = None) -> dict[str, Any]:
         return self._call("POST", f"/v1/memories/{memory_id}/dispute", params={"agent": agent},
-                          json=_fields(reason=reason))
+                          json=set_only(reason=reason))
 
     def corroborate(self, agent: str, memory_id: str, source: str, ref: str | None = None) -> dict[str, Any]:
         return self._call("POST", f"/v1/memories/{memory_id}/corroborate", params={"agent": agent},
-                          json={"source": _fields(source=source, ref=ref)})
+                          json={"source": set_only(source=source, ref=ref)})
 
     # Review: conflicts, quarantine, explanations
     def conflicts(self, agent: str, **filters: Any) -> list[dict[str, Any]]:
@@ -153,7 +153,7 @@ class Credence:
     def resolve_conflict(self, agent: str, conflict_id: str, action: str, reason: str | None = None
                          ) -> dict[str, Any]:
         return self._call("POST", f"/v1/conflicts/{conflict_id}/resolve", params={"agent": agent},
-                          json=_fields(action=action, reason=reason))
+                          json=set_only(action=action, reason=reason))
 
     def quarantined(self, agent: str) -> Iterator[dict[str, Any]]:
         return self._pages("/v1/quarantine", {"agent": agent, "limit": 200})
@@ -162,12 +162,12 @@ class Credence:
                    reason: str | None = None) -> dict[str, Any]:
         """Take a memory out of retrieval for review; reason manual (default) or suspicious_input."""
         return self._call("POST", f"/v1/memories/{memory_id}/quarantine", params={"agent": agent},
-                          json=_fields(reason=reason, details=details))
+                          json=set_only(reason=reason, details=details))
 
     def review(self, agent: str, memory_id: str, action: str, reason: str | None = None) -> dict[str, Any]:
         """Activate (conflicts are resolved again) or reject a quarantined memory."""
         return self._call("POST", f"/v1/quarantine/{memory_id}/review", params={"agent": agent},
-                          json=_fields(action=action, reason=reason))
+                          json=set_only(action=action, reason=reason))
 
     def explain(self, agent: str, memory_id: str) -> dict[str, Any]:
         return self._call("GET", f"/v1/memories/{memory_id}/explain", params={"agent": agent})
@@ -178,7 +178,7 @@ class Credence:
     # Links
     def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[dict[str, Any]]:
         """SUPPORTS or CAUSES from this memory to another of the same agent; returns its links."""
-        body = _fields(agent=agent, type=type, to=to, note=note)
+        body = set_only(agent=agent, type=type, to=to, note=note)
         return self._call("POST", f"/v1/memories/{memory_id}/links", json=body)["links"]
 
     def links(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
