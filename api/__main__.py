@@ -6,7 +6,7 @@ import sys
 
 import uvicorn
 
-from graph.errors import StartupError
+from graph.core.errors import StartupError
 from graph.settings import Settings
 
 

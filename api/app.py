@@ -10,7 +10,7 @@ from fastapi import Depends, FastAPI
 from api import problems
 from api.deps import require_admin_key, require_api_key
 from api.routers import admin, context, feedback, health, links, memories, predicates, review, search
-from graph.embedder import Embedder
+from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings
 

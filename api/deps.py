@@ -8,10 +8,10 @@ from fastapi import Depends, Header, HTTPException, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from api.schemas.common import Agent
-from graph.audit import DEFAULT_ACTOR
-from graph.memories import MemoryService
-from graph.predicates import PredicateService
-from graph.retrieval import RetrievalService
+from graph.memories.audit import DEFAULT_ACTOR
+from graph.memories.service import MemoryService
+from graph.beliefs.predicates import PredicateService
+from graph.retrieval.service import RetrievalService
 from graph.services import Services
 
 _bearer = HTTPBearer(auto_error=False)

@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from graph.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
+from graph.core.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
 
 log = logging.getLogger(__name__)
 MEDIA_TYPE = "application/problem+json"

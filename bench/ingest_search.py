@@ -26,9 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
 from bench.record import record  # noqa: E402
-from graph import embedder  # noqa: E402
-from graph.context import ContextQuery  # noqa: E402
-from graph.model import NewMemory, SearchQuery  # noqa: E402
+from graph.embedding import encoder as embedder  # noqa: E402
+from graph.context.service import ContextQuery    # noqa: E402
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery  # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 
@@ -183,7 +184,7 @@ async def breakdown(services: Services, qs: list[str], agents: list[str], rng: r
     rows = [(f"step: {name}, p50 / p95 / p99", f"{_ms(values)} ({len(values)} calls in {len(qs)} searches)")
             for name, values in steps.items()]
 
-    # The choices in graph.embedder and graph.query_runtime: a single query on ONNX Runtime, against
+    # The choices in graph.embedder and graph.embedding.onnx_encoder: a single query on ONNX Runtime, against
     # torch on one thread and on all of them.
     model, shipped = services.encoder.embedder, embedder.SINGLE_THREAD_MAX
     onnx = getattr(model, "query_encoder", None)

@@ -16,10 +16,10 @@ What it measures
    memory, or two active memories asserting different values for the same exclusive
    (subject, predicate) claim. Target 0%.
 3. Context token efficiency at a budget B (150, 300 and 600 tokens; estimator
-   `graph.tokens.chars_per_four`, the service default):
+   `graph.context.tokens.chars_per_four`, the service default):
    - plain top-K (the baseline, what a caller does without budget packing): the default search
      (hybrid + rerank) with limit 30, the same pool a context uses, taken in rank order and
-     formatted with `graph.context_format.format_context`, for the largest K whose formatted text
+     formatted with `graph.context.format.format_context`, for the largest K whose formatted text
      fits B;
    - budget-aware: `ContextService.context(ContextQuery(..., max_tokens=B))`.
    Tokens of a memory = chars_per_four of its formatted line ("- text"). R = the tokens of all the
@@ -79,14 +79,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.record import record  # noqa: E402
-from graph.context import ContextQuery  # noqa: E402
-from graph.context_format import ContextItem, format_context  # noqa: E402
-from graph.model import Claim, NewMemory, Provenance, SearchHit, SearchQuery  # noqa: E402
-from graph.fusion import fuse  # noqa: E402
-from graph.rerank import Weights, composite  # noqa: E402
+from graph.context.service import ContextQuery    # noqa: E402
+from graph.context.format import ContextItem, format_context    # noqa: E402
+from graph.memories.model import Claim, NewMemory, Provenance
+from graph.retrieval.model import SearchHit, SearchQuery  # noqa: E402
+from graph.retrieval.fusion import fuse    # noqa: E402
+from graph.retrieval.rerank import Weights, composite    # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
-from graph.tokens import chars_per_four  # noqa: E402
+from graph.context.tokens import chars_per_four    # noqa: E402
 
 MODES = (("vector only", "vector", None), ("full-text only", "keyword", None), ("hybrid", "hybrid", None),
          ("hybrid + rerank", "hybrid", Weights()))

@@ -6,25 +6,25 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.backends.connect import Backend, launch, wait_ready
-from graph.embedder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
-from graph.errors import CredenceError
-from graph.access import AccessTracker
-from graph.conflicts import ConflictService
-from graph.context import ContextService
-from graph.explain import ExplainService
-from graph.feedback import FeedbackService
-from graph.links import LinkService
-from graph.memories import MemoryService
-from graph.predicates import PredicateService
-from graph.quarantine import QuarantineService
-from graph.queries import QueryRegistry
-from graph.retrieval import RetrievalService
-from graph.runner import GraphRunner
-from graph.schema import apply_schema
+from graph.store.backends.connect import Backend, launch, wait_ready
+from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
+from graph.core.errors import CredenceError
+from graph.memories.access import AccessTracker
+from graph.beliefs.conflicts import ConflictService
+from graph.context.service import ContextService
+from graph.beliefs.explain import ExplainService
+from graph.beliefs.feedback import FeedbackService
+from graph.links.service import LinkService
+from graph.memories.service import MemoryService
+from graph.beliefs.predicates import PredicateService
+from graph.beliefs.quarantine import QuarantineService
+from graph.store.registry import QueryRegistry
+from graph.retrieval.service import RetrievalService
+from graph.store.gateway import GraphRunner
+from graph.store.schema import apply_schema
 from graph.settings import Settings
-from graph.similarity import CosineScale
-from graph.tokens import estimator_for
+from graph.retrieval.cosine_scale import CosineScale
+from graph.context.tokens import estimator_for
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class Services:
             load = None if embedder else asyncio.to_thread(
                 SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size,
                 settings.query_runtime, settings.data_dir / "models")
-            ready = wait_ready(backend, registry["meta/ping"], settings.embedded_start_timeout)
+            ready = wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)
             else:
@@ -66,7 +66,7 @@ class Services:
             assert embedder is not None
             runner = GraphRunner(backend.driver, backend.database, registry)
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
-            [points] = await runner.read("meta/similarity_calibration")
+            [points] = await runner.read("store/meta/similarity_calibration")
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
@@ -90,7 +90,7 @@ class Services:
     async def readiness(self) -> dict[str, Any]:
         checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}
         try:
-            await self.runner.read("meta/ping")
+            await self.runner.read("store/meta/ping")
             checks["backend"] = True
         except CredenceError:
             checks["backend"] = False

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.embedder import SentenceTransformerEmbedder
+from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.settings import Settings
 
 # Small enough that a test tenant of a few hundred memories exercises the ANN-index path.

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from api.deps import AgentQuery, ActorDep, ServicesDep
 from api.schemas.beliefs import ProvenanceIn
 from api.schemas.common import Request
-from graph.feedback import FeedbackResult, FeedbackService
+from graph.beliefs.feedback import FeedbackResult, FeedbackService
 
 router = APIRouter(prefix="/v1", tags=["feedback"])
 

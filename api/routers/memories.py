@@ -11,7 +11,8 @@ from api.deps import AgentQuery, ActorDep, MemoriesDep
 from api.schemas.common import MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
-from graph.model import MemoryPatch, visible_statuses
+from graph.memories.model import MemoryPatch
+from graph.core.vocab import visible_statuses
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 

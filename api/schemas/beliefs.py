@@ -7,10 +7,11 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from api.schemas.common import Agent, Request
-from graph.model import SCOPES, Claim, Provenance, Quarantine
-from graph.normalize import NORMALIZERS
-from graph.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
-from graph.trust import DEFAULT_SOURCE, SOURCE_TYPES
+from graph.core.vocab import SCOPES
+from graph.memories.model import Claim, Provenance, Quarantine
+from graph.beliefs.normalize import NORMALIZERS
+from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
+from graph.beliefs.trust import DEFAULT_SOURCE, SOURCE_TYPES
 
 # Literal types built from the domain's vocabularies, so each list of names has one home.
 SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]

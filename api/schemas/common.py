@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, StringConstraints
 
-from graph.model import MEMORY_TYPES, STATUSES
+from graph.core.vocab import MEMORY_TYPES, STATUSES
 
 # A tenant id: what `agent` names on every node. Printable, no spaces, so it reads well in Cypher.
 Agent = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]*$")]

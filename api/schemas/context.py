@@ -5,7 +5,7 @@ from pydantic import BaseModel, Field, StrictInt
 
 from api.schemas.common import Agent
 from api.schemas.search import RetrievalOptions, SearchMetaOut
-from graph.context import ContextQuery, ContextResult
+from graph.context.service import ContextQuery, ContextResult
 
 
 class ContextRequest(RetrievalOptions):

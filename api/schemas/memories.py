@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
-from graph.model import DEFAULT_IMPORTANCE, ON_CONFLICT, Memory, NewMemory, Provenance, StoreResult
+from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
+from graph.core.vocab import ON_CONFLICT
 
 
 class MemoryCreate(Request):

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from api.schemas.beliefs import ClaimOut
 from api.schemas.common import Request
 from api.schemas.memories import MemoryOut
-from graph.conflicts import ACTIONS
+from graph.beliefs.conflicts import ACTIONS
 
 
 class ConflictOut(BaseModel):

@@ -9,9 +9,10 @@ from pydantic import (AliasChoices, AwareDatetime, BaseModel, Field, StrictBool,
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
 from api.schemas.beliefs import QuarantineOut
 from api.schemas.memories import MemoryOut
-from graph.errors import InvalidInput
-from graph.model import SEARCH_MODES, SearchHit, SearchMeta, SearchQuery, SearchResult, visible_statuses
-from graph.rerank import Weights
+from graph.core.errors import InvalidInput
+from graph.core.vocab import SEARCH_MODES, visible_statuses
+from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
+from graph.retrieval.rerank import Weights
 
 Weight = StrictFloat | StrictInt
 
@@ -25,7 +26,7 @@ class RerankWeights(Request):
 
     @model_validator(mode="after")
     def _valid(self) -> "RerankWeights":
-        self.to_domain()  # the rule lives in graph.rerank.Weights
+        self.to_domain()  # the rule lives in graph.retrieval.rerank.Weights
         return self
 
     def to_domain(self) -> Weights:

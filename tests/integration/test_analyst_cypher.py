@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.queries import QueryRegistry
+from graph.store.registry import QueryRegistry
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "beliefs.md"
 

@@ -8,7 +8,7 @@ import uuid
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graph.context_format import HEADER
+from graph.context.format import HEADER
 from tests.helpers import assert_problem, store, store_many
 
 QUERY = "what should I know about the user's travel plans"

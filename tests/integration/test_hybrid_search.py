@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.keywords import patterns
-from graph.model import SearchQuery
-from graph.retrieval import visibility
+from graph.retrieval.keywords import patterns
+from graph.retrieval.model import SearchQuery
+from graph.retrieval.service import visibility
 from tests.conftest import TEST_ADMIN_KEY
 from tests.helpers import assert_problem, search, store
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from graph.model import SearchQuery
+from graph.retrieval.model import SearchQuery
 from tests.conftest import TEST_EXACT_SCAN_MAX
 from tests.helpers import search as hybrid_search, store, store_many
 

@@ -7,8 +7,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.embedder import SentenceTransformerEmbedder
-from graph.errors import SchemaMismatch
+from graph.embedding.encoder import SentenceTransformerEmbedder
+from graph.core.errors import SchemaMismatch
 from graph.services import Services
 from graph.settings import Settings
 from tests.helpers import assert_problem

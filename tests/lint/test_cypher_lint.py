@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.queries import CYPHER_DIR, QueryRegistry
+from graph.store.registry import CYPHER_DIR, QueryRegistry
 
 LINTER = Path(__file__).resolve().parents[2] / "tools" / "cypher-lint"
 

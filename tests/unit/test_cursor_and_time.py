@@ -4,9 +4,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from graph import cursor
-from graph.errors import InvalidInput
-from graph.timeutil import iso, to_utc
+from graph.core import cursor
+from graph.core.errors import InvalidInput
+from graph.core.timeutil import iso, to_utc
 
 
 def test_cursor_round_trips():

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.normalize import NORMALIZERS, normalize
+from graph.beliefs.normalize import NORMALIZERS, normalize
 
 
 @pytest.mark.parametrize("raw", ["$750", "750 USD", "USD 750", "usd 750", " $ 750 ", "750$", "US$ 750", "$750.00"])

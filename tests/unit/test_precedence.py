@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from graph.precedence import Contender, decide, wins
+from graph.beliefs.precedence import Contender, decide, wins
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 

@@ -2,14 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from graph.queries import QueryRegistry, _parse
+from graph.store.registry import QueryRegistry, _parse
 
 
 def test_registry_loads_every_file_by_name():
     registry = QueryRegistry()
-    assert "memories/create" in registry.names() and "search/vector" in registry.names()
+    assert "memories/create" in registry.names() and "retrieval/vector" in registry.names()
     assert registry["memories/get"].params == frozenset({"agent", "id"})
-    assert "tenant" in registry["search/hydrate"].doc
+    assert "tenant" in registry["retrieval/hydrate"].doc
     with pytest.raises(KeyError, match="no Cypher file"):
         registry["memories/nope"]
 
@@ -17,7 +17,7 @@ def test_registry_loads_every_file_by_name():
 def test_every_tenant_query_filters_by_agent():
     """Tenant data is only ever read or written with the tenant inside the query."""
     registry = QueryRegistry()
-    exempt = {"meta/", "schema/"}
+    exempt = {"store/meta/", "store/schema/"}
     for name in registry.names():
         if any(name.startswith(p) for p in exempt):
             continue
@@ -44,8 +44,8 @@ def test_bind_refuses_missing_or_extra_params():
 
 
 def test_group_lists_only_the_folder_itself():
-    names = [q.name for q in QueryRegistry().group("schema")]
-    assert names and all(n.count("/") == 1 for n in names)
+    names = [q.name for q in QueryRegistry().group("store/schema")]
+    assert names and all(n.rpartition("/")[0] == "store/schema" for n in names)
 
 
 def test_search_queries_share_one_visibility_filter():
@@ -53,9 +53,9 @@ def test_search_queries_share_one_visibility_filter():
     them equal, so a change to one is a change to all."""
     registry = QueryRegistry()
     blocks = {}
-    for name in ("search/exact", "search/vector", "search/fulltext", "search/keyword_exact", "search/hydrate"):
+    for name in ("retrieval/exact", "retrieval/vector", "retrieval/fulltext", "retrieval/keyword_exact", "retrieval/hydrate"):
         text = registry[name].text
         start, end = text.index("// visibility:begin"), text.index("// visibility:end")
         blocks[name] = text[start:end]
     assert len(set(blocks.values())) == 1, blocks
-    assert "$statuses" in blocks["search/exact"] and "$as_of" in blocks["search/exact"]
+    assert "$statuses" in blocks["retrieval/exact"] and "$as_of" in blocks["retrieval/exact"]

@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.bm25 import bm25
-from graph.context_format import ContextItem, format_context
-from graph.errors import InvalidInput
-from graph.fusion import Fused, best_similarity, fuse, keyword_score
-from graph.keywords import hits, lucene_query, patterns, terms
-from graph.lucene import escape
-from graph.packing import pack, top
-from graph.rerank import Weights, composite, recency, signals
-from graph.tokens import chars_per_four
+from graph.retrieval.bm25 import bm25
+from graph.context.format import ContextItem, format_context
+from graph.core.errors import InvalidInput
+from graph.retrieval.fusion import Fused, best_similarity, fuse, keyword_score
+from graph.retrieval.keywords import hits, lucene_query, patterns, terms
+from graph.retrieval.lucene import escape
+from graph.context.packing import pack, top
+from graph.retrieval.rerank import Weights, composite, recency, signals
+from graph.context.tokens import chars_per_four
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 

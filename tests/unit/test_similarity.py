@@ -2,9 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from graph.errors import StartupError
-from graph.similarity import CosineScale, first_k, index_score_to_cosine, next_k
-from graph.tenant_hints import TenantSizeHints
+from graph.core.errors import StartupError
+from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
+from graph.retrieval.ann_widening import first_k, next_k
+from graph.retrieval.tenant_hints import TenantSizeHints
 
 
 @pytest.mark.parametrize("opposite, orthogonal, value, cosine", [
@@ -37,7 +38,7 @@ def test_k_starts_wide_enough_and_grows_within_bounds():
 
 def test_tenant_hints_expire_and_stay_bounded(monkeypatch):
     clock = [100.0]
-    monkeypatch.setattr("graph.tenant_hints.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("graph.retrieval.tenant_hints.time.monotonic", lambda: clock[0])
     hints = TenantSizeHints(ttl_seconds=10, capacity=2)
     hints.mark("a", large=True)
     assert hints.is_large("a") and not hints.is_large("b")
@@ -58,7 +59,7 @@ def test_a_known_share_sizes_the_first_index_request():
 
 def test_share_hints_average_full_pages_and_expire_with_the_large_mark(monkeypatch):
     clock = [0.0]
-    monkeypatch.setattr("graph.tenant_hints.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("graph.retrieval.tenant_hints.time.monotonic", lambda: clock[0])
     hints = TenantSizeHints(ttl_seconds=10)
     hints.observe_share("a", 0.5)
     assert hints.share("a") is None  # only large tenants go to the index

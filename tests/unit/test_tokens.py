@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from graph.context_format import ContextItem
-from graph.errors import StartupError
-from graph.packing import pack
-from graph.tokens import chars_per_four, estimator_for
+from graph.context.format import ContextItem
+from graph.core.errors import StartupError
+from graph.context.packing import pack
+from graph.context.tokens import chars_per_four, estimator_for
 
 
 def test_chars_per_four_rounds_up_as_the_prd():

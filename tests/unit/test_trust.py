@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.trust import SOURCE_WEIGHTS, compute_trust
+from graph.beliefs.trust import SOURCE_WEIGHTS, compute_trust
 
 
 @pytest.mark.parametrize("source, trust", list(SOURCE_WEIGHTS.items()))

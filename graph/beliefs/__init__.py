@@ -1,0 +1,1 @@
+"""Beliefs: claims, trust, precedence, predicates, feedback, conflicts, quarantine and explain."""

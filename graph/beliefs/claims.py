@@ -1,0 +1,44 @@
+"""Rules for claims that a request schema cannot express, and how claims key into the graph."""
+from __future__ import annotations
+
+import re
+
+from graph.core.errors import InvalidInput
+from graph.core.vocab import SCOPES
+from graph.memories.model import Claim
+
+MAX_SUBJECT = MAX_PREDICATE = 100
+MAX_VALUE = 1_000
+_PROPER_NAME = re.compile(r"^[A-Z][^\d$€£¥%]*$")
+
+
+def check_claim(claim: Claim, field: str) -> None:
+    """Raises InvalidInput naming the claim field to fix (e.g. memories[2].claim.session_id)."""
+    for name, value, limit in (("subject", claim.subject, MAX_SUBJECT), ("predicate", claim.predicate, MAX_PREDICATE)):
+        if not value.strip():
+            raise InvalidInput(f"{field}.{name}", "must not be empty")
+        if len(value) > limit:
+            raise InvalidInput(f"{field}.{name}", f"is {len(value)} characters; the limit is {limit}")
+    if not claim.value.strip():
+        raise InvalidInput(f"{field}.value", "must not be empty")
+    if len(claim.value) > MAX_VALUE:
+        raise InvalidInput(f"{field}.value", f"is {len(claim.value)} characters; the limit is {MAX_VALUE}")
+    if claim.scope not in SCOPES:
+        raise InvalidInput(f"{field}.scope", f"must be one of {', '.join(SCOPES)}")
+    if claim.scope == "session" and not (claim.session_id and claim.session_id.strip()):
+        raise InvalidInput(f"{field}.session_id", "is required when scope is session")
+    if claim.valid_from and claim.valid_until and claim.valid_from > claim.valid_until:
+        raise InvalidInput(f"{field}.valid_until", "must not be before valid_from")
+
+
+def value_names_a_thing(value: str) -> bool:
+    """A value becomes an Entity when it reads like a proper name ("Seattle", "Notion", "Marcus
+    Aurelius"): capitalised, at most five words, no digits or money. "dark mode" and "$750" stay
+    values. Deterministic on purpose: no model decides what is a thing."""
+    words = value.split()
+    return 0 < len(words) <= 5 and all(w[:1].isupper() for w in words) and bool(_PROPER_NAME.match(value.strip()))
+
+
+def slot_key(agent: str, subject: str, predicate: str) -> str:
+    # \x1f (unit separator) cannot appear in an agent id, so keys of different tenants never meet.
+    return f"{agent}\x1f{subject}\x1f{predicate}"

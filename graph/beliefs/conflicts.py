@@ -1,0 +1,85 @@
+"""Conflicts: listing them, and resolving one by hand (supersede, reject, keep_both), once."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from graph.memories import audit
+from graph.beliefs.write_path import lock_claim, rivals, supersede_all
+from graph.core.errors import NotFound, StateConflict
+from graph.memories.records import claim_from_map, memory_from_map
+from graph.store.gateway import GraphRunner, Tx
+from graph.core.timeutil import from_graph, iso, utcnow
+
+ACTIONS = ("supersede", "reject", "keep_both")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    conflict_id: str
+    action: str
+    new_memory: Any        # Memory
+    superseded: tuple[str, ...]
+    resolved: tuple[str, ...]  # every conflict this closed (the one asked for, and any it settled)
+
+
+def conflict_view(row: dict[str, Any]) -> dict[str, Any]:
+    c = row["conflict"]
+    return {"id": c["id"], "status": c["status"], "reason": c["reason"], "rule": c.get("rule"),
+            "resolution": c.get("resolution"), "resolved_by": c.get("resolved_by"),
+            "new_trust": c["new_trust"], "existing_trust": c["existing_trust"],
+            "created_at": from_graph(c["created_at"]), "resolved_at": from_graph(c.get("resolved_at")),
+            "new_id": row["new_id"], "existing_id": row["existing_id"],
+            "new_status": row.get("new_status"), "existing_status": row.get("existing_status"),
+            "new_claim": claim_from_map(row.get("new_claim")), "existing_claim": claim_from_map(row.get("existing_claim"))}
+
+
+class ConflictService:
+    def __init__(self, runner: GraphRunner) -> None:
+        self.runner = runner
+
+    async def list(self, agent: str, *, subject: str | None = None, predicate: str | None = None,
+                   include_resolved: bool = False, limit: int = 100) -> list[dict[str, Any]]:
+        rows = await self.runner.read("beliefs/conflicts/list", agent=agent, subject=subject, predicate=predicate,
+                                      include_resolved=include_resolved, limit=limit)
+        return [conflict_view(r) for r in rows]
+
+    async def resolve(self, agent: str, conflict_id: str, action: str, actor: str, reason: str | None) -> Resolution:
+        async def work(tx: Tx) -> Resolution:
+            now = utcnow()
+            found = await tx.run("beliefs/conflicts/get", agent=agent, id=conflict_id)
+            if not found:
+                raise NotFound("conflict", conflict_id)
+            [new] = await tx.run("memories/get", agent=agent, id=found[0]["new_id"])
+            if new["claim"]:
+                await lock_claim(tx, agent, claim_from_map(new["claim"]))
+            # Re-read under the lock: a concurrent resolution of the same conflict loses here.
+            [conflict] = await tx.run("beliefs/conflicts/get", agent=agent, id=conflict_id)
+            if conflict["conflict"]["status"] != "pending":
+                raise StateConflict(f"conflict {conflict_id} is already resolved "
+                                    f"({conflict['conflict'].get('resolution')})")
+            memory, superseded, settle = new["memory"], (), [conflict_id]
+            if action == "reject":
+                status, outcome = "archived", "rejected"
+                settle += [p["id"] for p in await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])]
+            else:
+                status, outcome = "active", "activated"
+                if action == "supersede":
+                    # The reviewer decided: the new belief replaces every active one it conflicts with.
+                    beaten = await rivals(tx, agent, memory, claim_from_map(new["claim"]), now) if new["claim"] else []
+                    superseded = await supersede_all(tx, agent, memory, beaten, "manual_resolution", now)
+                    pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
+                    settle += [p["id"] for p in pending if p["other_id"] in superseded]
+            [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
+                                     quarantine_reason=None, quarantine_details=None,
+                                     quarantine_resolution=outcome, now=iso(now))
+            resolved = await tx.run("beliefs/conflicts/resolve", agent=agent, ids=list(dict.fromkeys(settle)),
+                                    resolution=action, actor=actor, now=iso(now))
+            await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],
+                               before={"conflict": "pending", "status": changed["previous"]},
+                               after={"conflict": conflict_id, "action": action, "status": status,
+                                      "superseded": list(superseded), "reason": reason})
+            return Resolution(conflict_id, action, memory_from_map(changed["memory"], changed["claim"]), superseded,
+                              tuple(r["id"] for r in resolved))
+
+        return await self.runner.write_tx(work)

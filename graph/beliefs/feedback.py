@@ -1,0 +1,77 @@
+"""Feedback on a belief (PRD v0.8 feature 2): reinforce, dispute, corroborate. Each recomputes
+trust with the PRD formula, is one transaction, and leaves an audit record."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.memories import audit
+from graph.beliefs.write_path import trust_now
+from graph.core.errors import NotFound
+from graph.memories.model import Provenance
+from graph.store.gateway import GraphRunner, Tx
+from graph.core.timeutil import iso, utcnow
+from graph.beliefs.trust import DISPUTED_BELOW
+
+
+@dataclass(frozen=True)
+class FeedbackResult:
+    id: str
+    reinforcements: int
+    disputes: int
+    corroboration: int
+    trust: float
+    confidence: float
+    status: str
+
+
+class FeedbackService:
+    def __init__(self, runner: GraphRunner) -> None:
+        self.runner = runner
+
+    async def reinforce(self, agent: str, memory_id: str, actor: str) -> FeedbackResult:
+        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "reinforce", None))
+
+    async def dispute(self, agent: str, memory_id: str, actor: str, reason: str | None) -> FeedbackResult:
+        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "dispute", reason))
+
+    async def corroborate(self, agent: str, memory_id: str, actor: str, source: Provenance) -> FeedbackResult:
+        async def work(tx: Tx) -> FeedbackResult:
+            now = utcnow()
+            before = await tx.run("memories/get", agent=agent, id=memory_id)
+            if not before:
+                raise NotFound("memory", memory_id)
+            [terms] = await tx.run("beliefs/attach_source", agent=agent, memory_id=memory_id, source_type=source.source,
+                                   source_ref=source.ref or "", now=iso(now))
+            trust = trust_now(terms, now)
+            [row] = await tx.run("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,
+                                 now=iso(now))
+            old = before[0]["memory"]
+            await audit.record(tx, agent, "corroborate", actor, [memory_id],
+                               before={"corroboration": old.get("corroboration"), "trust": old.get("trust")},
+                               after={"corroboration": terms["corroboration"], "trust": trust,
+                                      "source": source.source, "ref": source.ref})
+            m = row["memory"]
+            return FeedbackResult(memory_id, m["reinforcements"], m["disputes"], m["corroboration"], trust, trust,
+                                  m["status"])
+
+        return await self.runner.write_tx(work)
+
+    async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str, reason: str | None) -> FeedbackResult:
+        now = utcnow()
+        rows = await tx.run("beliefs/add_feedback", agent=agent, memory_id=memory_id,
+                            reinforce=int(op == "reinforce"), dispute=int(op == "dispute"))
+        if not rows:
+            raise NotFound("memory", memory_id)
+        terms = rows[0]
+        trust = trust_now(terms, now)
+        status = "disputed" if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == "active" else None
+        [row] = await tx.run("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
+                             now=iso(now))
+        m = row["memory"]
+        await audit.record(tx, agent, op, actor, [memory_id],
+                           before={"reinforcements": terms["reinforcements_before"], "disputes": terms["disputes_before"],
+                                   "trust": terms["trust_before"], "status": terms["status_before"]},
+                           after={"reinforcements": m["reinforcements"], "disputes": m["disputes"], "trust": trust,
+                                  "status": m["status"], **({"reason": reason} if reason else {})})
+        return FeedbackResult(memory_id, m["reinforcements"], m["disputes"], m["corroboration"], trust, trust,
+                              m["status"])

@@ -1,0 +1,112 @@
+"""The quarantine lane (PRD v0.8.1 feature 9): quarantining by hand, and reviewing."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from graph.memories import audit
+from graph.beliefs.write_path import lock_claim, rivals, supersede_all, trust_now
+from graph.core.errors import NotFound, StateConflict
+from graph.memories.model import Memory
+from graph.beliefs.precedence import Contender, decide
+from graph.beliefs.predicates import schema_in
+from graph.memories.records import claim_from_map, memory_from_map
+from graph.store.gateway import GraphRunner, Tx
+from graph.beliefs.trust import DEFAULT_SOURCE
+from graph.core.timeutil import from_graph, iso, utcnow
+
+QUARANTINABLE = ("active", "disputed")
+
+
+@dataclass(frozen=True)
+class Review:
+    memory: Memory
+    superseded: tuple[str, ...] = ()
+    pending_conflict_id: str | None = None  # set when activation lost a conflict and it stays quarantined
+
+
+class QuarantineService:
+    def __init__(self, runner: GraphRunner) -> None:
+        self.runner = runner
+
+    async def quarantine(self, agent: str, memory_id: str, reason: str, details: str | None, actor: str) -> Memory:
+        async def work(tx: Tx) -> Memory:
+            current = await tx.run("memories/get", agent=agent, id=memory_id)
+            if not current:
+                raise NotFound("memory", memory_id)
+            status = current[0]["memory"]["status"]
+            if status not in QUARANTINABLE:
+                raise StateConflict(f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
+            [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
+                                     quarantine_reason=reason, quarantine_details=details,
+                                     quarantine_resolution=None, now=iso(utcnow()))
+            await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
+                               after={"status": "quarantined", "reason": reason, "details": details})
+            return memory_from_map(changed["memory"], changed["claim"])
+
+        return await self.runner.write_tx(work)
+
+    async def review(self, agent: str, memory_id: str, action: str, reason: str | None, actor: str) -> Review:
+        """activate: the memory is treated as a normal write again. With a claim, trust-gated
+        precedence runs against today's active beliefs; if it still loses, it stays quarantined with
+        a pending conflict (a person can then resolve that conflict to override). reject: archived."""
+
+        async def work(tx: Tx) -> Review:
+            now = utcnow()
+            current = await tx.run("memories/get", agent=agent, id=memory_id)
+            if not current:
+                raise NotFound("memory", memory_id)
+            memory, claim = current[0]["memory"], claim_from_map(current[0]["claim"])
+            if claim:
+                await lock_claim(tx, agent, claim)
+                [fresh] = await tx.run("memories/get", agent=agent, id=memory_id)
+                memory = fresh["memory"]
+            if memory["status"] != "quarantined":
+                raise StateConflict(f"memory {memory_id} is {memory['status']}, not quarantined")
+            pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory_id)
+            if action == "reject":
+                result = await self._finish(tx, agent, memory, "archived", "rejected", (), [p["id"] for p in pending],
+                                            "reject", actor, reason, now)
+                return Review(result)
+
+            contenders = await rivals(tx, agent, memory, claim, now) if claim else []
+            schema = await schema_in(tx, agent, claim.predicate) if claim else None
+            # The review is the review a require_review predicate asked for: now trust decides.
+            policy = "keep_both" if schema and schema.conflict_policy == "keep_both" else "supersede"
+            me = Contender(memory_id, memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
+                           from_graph(memory["created_at"]))
+            verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
+            if verdict.status == "active":
+                superseded = await supersede_all(tx, agent, memory, list(verdict.supersede), "review_activation", now)
+                settle = [p["id"] for p in pending if p["other_id"] in superseded or not contenders]
+                result = await self._finish(tx, agent, memory, "active", "activated", superseded, settle,
+                                            "supersede", actor, reason, now)
+                return Review(result, superseded)
+
+            known = {p["other_id"] for p in pending}
+            fresh_clashes = [c for c in verdict.clashes if not c.new_wins and c.existing.memory_id not in known]
+            conflicts = [{"id": str(uuid.uuid4()), "existing_id": c.existing.memory_id, "status": "pending",
+                          "reason": "trust_insufficient", "rule": c.rule, "resolution": None,
+                          "new_trust": me.trust, "existing_trust": c.existing.trust} for c in fresh_clashes]
+            if conflicts:
+                await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+            await audit.record(tx, agent, "review", actor, [memory_id],
+                               after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
+                                      "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
+            pending_id = conflicts[0]["id"] if conflicts else (pending[0]["id"] if pending else None)
+            return Review(memory_from_map(memory, current[0]["claim"]), (), pending_id)
+
+        return await self.runner.write_tx(work)
+
+    @staticmethod
+    async def _finish(tx: Tx, agent: str, memory: dict, status: str, outcome: str, superseded: tuple[str, ...],
+                      settle: list[str], resolution: str, actor: str, reason: str | None, now) -> Memory:
+        [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
+                                 quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
+                                 now=iso(now))
+        if settle:
+            await tx.run("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor, now=iso(now))
+        await audit.record(tx, agent, "review", actor, [memory["id"], *superseded], before={"status": "quarantined"},
+                           after={"status": status, "outcome": outcome, "superseded": list(superseded),
+                                  "reason": reason})
+        return memory_from_map(changed["memory"], changed["claim"])

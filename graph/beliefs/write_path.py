@@ -1,0 +1,154 @@
+"""The belief write path for a memory that carries a claim. It runs inside the caller's
+transaction, serialised per (agent, subject, predicate): normalise, dedup-corroborate, detect
+conflicts in Cypher, decide by precedence, then write the memory, its claim, supersessions,
+conflicts and the audit record. Whatever happens lands whole or not at all."""
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from graph.memories import audit
+from graph.beliefs.claims import slot_key, value_names_a_thing
+from graph.memories.model import Claim, NewMemory, StoreResult
+from graph.beliefs.normalize import normalize
+from graph.beliefs.precedence import Contender, Verdict, decide
+from graph.beliefs.predicates import schema_in
+from graph.memories.records import memory_from_map
+from graph.store.gateway import Tx
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.beliefs.trust import DEFAULT_SOURCE, compute_trust
+
+
+def age_days(created_at: datetime, now: datetime) -> float:
+    return max(0.0, (now - created_at).total_seconds() / 86_400)
+
+
+def trust_now(row: dict[str, Any], now: datetime) -> float:
+    """Trust from a belief's stored terms at this moment (its recency penalty grows with age)."""
+    return compute_trust(row["source_type"] or DEFAULT_SOURCE, row["corroboration"] or 1, row["reinforcements"] or 0,
+                         row["disputes"] or 0, age_days(from_graph(row["created_at"]), now)).trust
+
+
+def contenders_of(rows: list[dict[str, Any]], now: datetime) -> list[Contender]:
+    """find_conflicts rows as precedence contenders, each with its trust at this moment."""
+    return [Contender(r["id"], r["source_type"] or DEFAULT_SOURCE, trust_now(r, now), from_graph(r["created_at"]))
+            for r in rows]
+
+
+def claim_props(claim: Claim) -> dict[str, Any]:
+    return {"subject": claim.subject, "predicate": claim.predicate, "value": claim.value,
+            "normalized_value": claim.normalized_value, "exclusive": claim.exclusive, "scope": claim.scope,
+            "session_id": claim.session_id, "valid_from": iso(claim.valid_from), "valid_until": iso(claim.valid_until)}
+
+
+async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor: str) -> StoreResult:
+    """`row` is the memory row MemoryService prepared (id, text, embedding, ...); status, trust and
+    quarantine are decided here."""
+    assert item.claim is not None
+    now = utcnow()
+    schema = await schema_in(tx, item.agent, item.claim.predicate)
+    claim = replace(item.claim, normalized_value=normalize(schema.normalize, item.claim.value))
+    await lock_claim(tx, item.agent, claim)
+    gate = gate_of(item.agent, claim)
+
+    if schema.dedup_policy == "corroborate" and item.suspicious is None:
+        duplicate = await tx.run("beliefs/find_duplicate", **gate)
+        if duplicate:
+            return await _corroborate(tx, item, duplicate[0]["id"], actor, now)
+
+    contenders: list[Contender] = []
+    if claim.exclusive and schema.cardinality == "single":
+        contenders = contenders_of(await tx.run("beliefs/find_conflicts", **gate), now)
+    new_trust = compute_trust(item.provenance.source).trust
+    new = Contender(row["props"]["id"], item.provenance.source, new_trust, now)
+    verdict = decide(new, contenders, policy=schema.conflict_policy, on_conflict=item.on_conflict)
+    details = None
+    if item.suspicious is not None:
+        # Flagged input never replaces anything: it waits in quarantine, with any conflicts pending.
+        verdict = Verdict("quarantined", (), verdict.clashes, "pending", None, "suspicious_input")
+        details = item.suspicious or None
+    elif verdict.quarantine_reason:
+        lost = [c for c in verdict.clashes if not c.new_wins] or list(verdict.clashes)
+        details = "; ".join(f"conflicts with {c.existing.memory_id} (trust {c.existing.trust:.2f} vs "
+                            f"{new_trust:.2f}, {c.rule})" for c in lost)
+
+    row["props"].update(status=verdict.status, trust=new_trust, confidence=new_trust,
+                        quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
+                        # Denormalised for retrieval: session visibility and session-over-global override.
+                        claim_key=slot_key(item.agent, claim.subject, claim.predicate),
+                        session_id=claim.session_id if claim.scope == "session" else None)
+    row.update(valid_from=iso(claim.valid_from), valid_until=iso(claim.valid_until))
+    [created] = await tx.run("memories/create", agent=item.agent, rows=[row])
+    memory_id = row["props"]["id"]
+    [asserted] = await tx.run("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,
+                              claim=claim_props(claim), value_entity=value_names_a_thing(claim.value))
+    superseded = tuple(c.memory_id for c in verdict.supersede)
+    if superseded:
+        reasons = {c.existing.memory_id: c.rule for c in verdict.clashes}
+        await tx.run("beliefs/supersede", agent=item.agent, new_id=memory_id, now=iso(now), superseded=[
+            {"id": c.memory_id, "reason": reasons[c.memory_id], "new_trust": new_trust, "old_trust": c.trust}
+            for c in verdict.supersede])
+    conflicts = [{"id": str(uuid.uuid4()), "existing_id": c.existing.memory_id, "status": verdict.conflict_status,
+                  "reason": verdict.quarantine_reason or verdict.resolution or "keep_active", "rule": c.rule,
+                  "resolution": verdict.resolution, "new_trust": new_trust, "existing_trust": c.existing.trust}
+                 for c in verdict.clashes]
+    if conflicts:
+        await tx.run("beliefs/record_conflicts", agent=item.agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+    await audit.record(tx, item.agent, "store", actor, [memory_id, *superseded], after={
+        "id": memory_id, "status": verdict.status, "trust": new_trust, "claim": claim_props(claim),
+        "source": item.provenance.source, "superseded": list(superseded),
+        "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason})
+    if superseded:
+        await audit.record(tx, item.agent, "supersede", actor, [memory_id, *superseded],
+                           before={"status": {i: "active" for i in superseded}},
+                           after={"status": {i: "superseded" for i in superseded}, "by": memory_id})
+    if verdict.status == "quarantined":
+        await audit.record(tx, item.agent, "quarantine", actor, [memory_id],
+                           after={"reason": verdict.quarantine_reason, "details": details})
+    pending = next((c["id"] for c in conflicts if c["status"] == "pending"), None)
+    return StoreResult(memory=memory_from_map(created["memory"], asserted["claim"]), superseded=superseded,
+                       conflicts=tuple(c["id"] for c in conflicts), pending_conflict_id=pending)
+
+
+async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, now: datetime) -> StoreResult:
+    """The same belief again: add the new source to the existing memory instead of a new node."""
+    [terms] = await tx.run("beliefs/attach_source", agent=item.agent, memory_id=existing_id,
+                           source_type=item.provenance.source, source_ref=item.provenance.ref or "", now=iso(now))
+    trust = trust_now(terms, now)
+    [updated] = await tx.run("beliefs/set_trust", agent=item.agent, memory_id=existing_id, trust=trust, status=None,
+                             now=iso(now))
+    await audit.record(tx, item.agent, "dedup-corroborate", actor, [existing_id],
+                       after={"source": item.provenance.source, "ref": item.provenance.ref,
+                              "corroboration": terms["corroboration"], "trust": trust})
+    return StoreResult(memory=memory_from_map(updated["memory"], updated["claim"]), deduplicated=True)
+
+
+def gate_of(agent: str, claim: Claim) -> dict[str, Any]:
+    """find_duplicate / find_conflicts parameters: where a claim sits and what it says."""
+    return {"agent": agent, "subject": claim.subject, "predicate": claim.predicate,
+            "normalized_value": claim.normalized_value, "scope": claim.scope, "session_id": claim.session_id,
+            "valid_from": iso(claim.valid_from), "valid_until": iso(claim.valid_until)}
+
+
+async def lock_claim(tx: Tx, agent: str, claim: Claim) -> None:
+    """Serialise on the claim's (agent, subject, predicate) for the rest of the transaction."""
+    await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
+                 subject=claim.subject, predicate=claim.predicate, now=iso(utcnow()))
+
+
+async def rivals(tx: Tx, agent: str, memory: dict[str, Any], claim: Claim, now: datetime) -> list[Contender]:
+    """Active beliefs that conflict with a stored memory's claim, with their trust now."""
+    rows = await tx.run("beliefs/find_conflicts", **gate_of(agent, claim))
+    return contenders_of([r for r in rows if r["id"] != memory["id"]], now)
+
+
+async def supersede_all(tx: Tx, agent: str, memory: dict[str, Any], beaten: list[Contender], reason: str,
+                        now: datetime) -> tuple[str, ...]:
+    if not beaten:
+        return ()
+    trust = trust_now(memory, now)
+    await tx.run("beliefs/supersede", agent=agent, new_id=memory["id"], now=iso(now), superseded=[
+        {"id": c.memory_id, "reason": reason, "new_trust": trust, "old_trust": c.trust} for c in beaten])
+    return tuple(c.memory_id for c in beaten)

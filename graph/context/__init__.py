@@ -1,0 +1,1 @@
+"""Context for a prompt: the pool, link expansion, formatting and budget packing."""

@@ -1,0 +1,57 @@
+"""Budget-aware context assembly (PRD v0.8 feature 5): greedy knapsack by value density.
+
+Value is the composite score above the pool's lowest one. The composite has a floor that does
+not depend on the query (confidence, recency and importance give an off-topic memory about 0.5),
+so dividing the raw score by tokens ranks memories mostly by shortness: at tight budgets short
+off-topic memories then displaced the answer, and packing did worse than plain top-K. Measuring
+value from the floor keeps the PRD's density order where scores differ and fixes that
+(docs/benchmarks.md).
+
+The guarantee: the token estimate of the returned context, headers included, is at most
+max_tokens. It holds by construction: a memory is kept only if the whole formatted context still
+fits after adding it. Greedy is not optimal, and the PRD does not ask it to be."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graph.context.format import ContextItem, format_context
+from graph.context.tokens import TokenEstimator, chars_per_four
+
+
+@dataclass(frozen=True)
+class Excluded:
+    id: str
+    reason: str  # budget
+    value: float
+
+
+@dataclass(frozen=True)
+class Packed:
+    context: str
+    token_estimate: int
+    included: list[ContextItem]
+    excluded: list[Excluded]
+
+
+def pack(items: list[ContextItem], max_tokens: int, estimate: TokenEstimator = chars_per_four) -> Packed:
+    floor = min((i.value for i in items), default=0.0)
+
+    def density(item: ContextItem) -> float:
+        return (item.value - floor) / max(1, estimate(item.text))
+
+    chosen: list[ContextItem] = []
+    excluded: list[Excluded] = []
+    for item in sorted(items, key=lambda i: (-density(i), -i.value, i.id)):
+        if estimate(format_context([*chosen, item])) <= max_tokens:
+            chosen.append(item)
+        else:
+            excluded.append(Excluded(item.id, "budget", item.value))
+    context = format_context(chosen)
+    return Packed(context, estimate(context), chosen, excluded)
+
+
+def top(items: list[ContextItem], max_memories: int, estimate: TokenEstimator = chars_per_four) -> Packed:
+    """Without a budget: the best max_memories by value, as in PRD v0.7."""
+    chosen = sorted(items, key=lambda i: (-i.value, i.id))[:max_memories]
+    context = format_context(chosen)
+    return Packed(context, estimate(context), chosen, [])

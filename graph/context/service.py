@@ -1,0 +1,90 @@
+"""Context for an agent's prompt (PRD v0.8 feature 5): a search pool of twice max_memories,
+expanded one hop along SUPPORTS, CAUSES and (towards active memories) SUPERSEDES, then either
+the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the budget."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+
+from graph.context.format import ContextItem
+from graph.retrieval.fusion import fuse
+from graph.memories.model import Memory
+from graph.retrieval.model import SearchMeta, SearchQuery
+from graph.context.packing import Packed, pack, top
+from graph.memories.records import memory_from_map
+from graph.retrieval.service import RetrievalService, visibility
+from graph.retrieval.rerank import Weights, composite, signals
+from graph.store.gateway import GraphRunner
+from graph.core.timeutil import utcnow
+from graph.context.tokens import TokenEstimator
+
+
+@dataclass(frozen=True)
+class ContextQuery:
+    search: SearchQuery  # its limit is ignored: the pool is always 2 x max_memories
+    max_memories: int = 15
+    max_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    memory: Memory
+    value: float  # composite score
+    via: str  # "search", or the edge type that brought it in
+    expanded_from: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ContextResult:
+    packed: Packed
+    candidates: dict[str, Candidate]
+    max_tokens: int | None
+    search_meta: SearchMeta | None
+
+
+class ContextService:
+    def __init__(self, runner: GraphRunner, retrieval: RetrievalService, estimate: TokenEstimator) -> None:
+        self.runner, self.retrieval, self.estimate = runner, retrieval, estimate
+
+    async def context(self, query: ContextQuery) -> ContextResult:
+        search = replace(query.search, limit=2 * query.max_memories, track_access=False)
+        weights = search.rerank or Weights()
+        # Embedded while the search's full-text query runs; the neighbours need the vector too.
+        embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
+        result = await self.retrieval.search(search, embedding)
+        pool = {h.memory.id: Candidate(h.memory, h.composite, "search") for h in result.hits}
+        pool.update(await self._neighbours(search, await embedding, list(pool), weights, result.best_similarity))
+
+        items = [_item(c) for c in pool.values()]
+        packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
+            else top(items, query.max_memories, self.estimate)
+        self.retrieval.access.record(search.agent, [i.id for i in packed.included])
+        return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
+
+    async def _neighbours(self, search: SearchQuery, embedding: list[float], ids: list[str],
+                          weights: Weights, best_cosine: float) -> dict[str, Candidate]:
+        if not ids:
+            return {}
+        found = await self.runner.read("context/neighbours", agent=search.agent, ids=ids)
+        if not found:
+            return {}
+        # The same visibility filters as search: a neighbour the search would hide stays hidden.
+        rows = await self.runner.read("retrieval/hydrate", ids=[r["id"] for r in found], embedding=embedding,
+                                      **visibility(search, explain=False))
+        hop = {r["id"]: r for r in found}
+        now, out = utcnow(), {}
+        for row in rows:
+            memory = memory_from_map(row["memory"], row["claim"])
+            # Relevant on the search's own scale: cosine relative to the best search candidate.
+            relevance = fuse(self.retrieval.scale.to_cosine(row["similarity"]), None, best_cosine).relevance
+            value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now), weights)
+            out[memory.id] = Candidate(memory, value, "+".join(sorted(hop[memory.id]["via"])),
+                                       tuple(sorted(hop[memory.id]["from_ids"])))
+        return out
+
+
+def _item(c: Candidate) -> ContextItem:
+    m = c.memory
+    return ContextItem(id=m.id, text=m.text, memory_type=m.memory_type, value=c.value, valid_from=m.valid_from,
+                       valid_until=m.valid_until, historical=m.status == "superseded")
+

@@ -1,0 +1,1 @@
+"""What every package shares: errors, time, cursors and the vocabularies."""

@@ -1,0 +1,1 @@
+"""Text embeddings: the sentence-transformers model, and its ONNX export for single queries."""

@@ -1,0 +1,1 @@
+"""Typed edges between memories that users assert."""

@@ -1,0 +1,55 @@
+"""Typed edges between memories that users assert: SUPPORTS and CAUSES. SUPERSEDES edges come
+from the belief write path only; listing shows all three."""
+from __future__ import annotations
+
+from typing import Any
+
+from graph.memories import audit
+from graph.core.errors import InvalidInput, NotFound
+from graph.store.gateway import GraphRunner, Tx
+from graph.core.timeutil import from_graph, iso, utcnow
+
+LINK_TYPES = ("SUPPORTS", "CAUSES")
+
+
+class LinkService:
+    def __init__(self, runner: GraphRunner) -> None:
+        self.runner = runner
+
+    async def link(self, agent: str, from_id: str, to_id: str, link_type: str, note: str | None,
+                   actor: str) -> None:
+        if from_id == to_id:
+            raise InvalidInput("to", "must be another memory than the one linked from")
+
+        async def work(tx: Tx) -> None:
+            rows = await tx.run("links/create", agent=agent, from_id=from_id, to_id=to_id, type=link_type,
+                                note=note, now=iso(utcnow()))
+            if not rows:
+                await _missing(tx, agent, from_id, to_id)
+            await audit.record(tx, agent, "link", actor, [from_id, to_id],
+                               after={"type": link_type, "from": from_id, "to": to_id, "note": note})
+
+        await self.runner.write_tx(work)
+
+    async def unlink(self, agent: str, from_id: str, to_id: str, link_type: str, actor: str) -> None:
+        async def work(tx: Tx) -> None:
+            [row] = await tx.run("links/delete", agent=agent, from_id=from_id, to_id=to_id, type=link_type)
+            if not row["deleted"]:
+                raise NotFound(f"{link_type} link", f"{from_id} -> {to_id}")
+            await audit.record(tx, agent, "unlink", actor, [from_id, to_id],
+                               before={"type": link_type, "from": from_id, "to": to_id})
+
+        await self.runner.write_tx(work)
+
+    async def links(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
+        rows = await self.runner.read("links/list", agent=agent, id=memory_id)
+        if not rows:
+            raise NotFound("memory", memory_id)
+        return [{**link, "at": from_graph(link["at"])} for link in rows[0]["links"]]
+
+
+async def _missing(tx: Tx, agent: str, *ids: str) -> None:
+    for memory_id in ids:
+        if not await tx.run("memories/get", agent=agent, id=memory_id):
+            raise NotFound("memory", memory_id)
+    raise AssertionError("links/create matched nothing although both memories exist")

@@ -1,0 +1,64 @@
+"""Access tracking off the response path: searches count what they return in memory, and a
+background task writes the counts in one batched statement per tenant every `interval` seconds.
+
+A search never waits for a write, and a burst of searches costs one write per tenant, not one
+per search. The price: counts reach the graph up to `interval` late, and the counts of the last
+interval are lost if the process is killed (a clean shutdown flushes them). The counts are
+bookkeeping, never evidence, so that trade is right; docs/benchmarks.md measures it."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from graph.core.errors import CredenceError
+from graph.store.gateway import GraphRunner
+from graph.core.timeutil import iso, utcnow
+
+log = logging.getLogger(__name__)
+
+
+class AccessTracker:
+    def __init__(self, runner: GraphRunner, interval: float, enabled: bool = True) -> None:
+        self.runner, self.interval, self.enabled = runner, interval, enabled
+        self._pending: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._task: asyncio.Task | None = None
+
+    def record(self, agent: str, ids: Iterable[str]) -> None:
+        if self.enabled:
+            self._pending[agent].update(ids)
+
+    def start(self) -> None:
+        if self.enabled and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="access-tracker")
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            await self.flush()
+
+    async def flush(self) -> int:
+        """Write what is pending; returns how many memories were updated."""
+        pending, self._pending = self._pending, defaultdict(Counter)
+        updated = 0
+        for agent, counts in pending.items():
+            hits = [{"id": i, "n": n} for i, n in counts.items() if n]
+            if not hits:
+                continue
+            try:
+                [row] = await self.runner.write("memories/record_access", agent=agent, hits=hits, now=iso(utcnow()))
+                updated += row["updated"]
+            except CredenceError as exc:  # advisory counts: log, drop, keep serving
+                log.warning("access counts for %d memories dropped: %s", len(hits), exc)
+        return updated
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+        await self.flush()

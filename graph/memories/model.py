@@ -1,0 +1,106 @@
+"""Memory records. API models live in api/schemas and are built from these in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.beliefs.trust import DEFAULT_SOURCE
+
+DEFAULT_IMPORTANCE = 0.5
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a memory asserts: subject, predicate, value, with scope and a validity window."""
+    subject: str
+    predicate: str
+    value: str
+    exclusive: bool = True
+    scope: str = "global"
+    session_id: str | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    normalized_value: str | None = None  # filled by the write path from the predicate's normaliser
+
+
+@dataclass(frozen=True)
+class Provenance:
+    source: str = DEFAULT_SOURCE
+    ref: str | None = None  # document id, tool call id, ...
+
+
+@dataclass(frozen=True)
+class Quarantine:
+    reason: str  # trust_insufficient | predicate_requires_review | suspicious_input | manual
+    details: str | None
+    created_at: datetime
+    resolution: str | None = None  # activated | rejected, once reviewed
+    resolved_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    agent: str
+    text: str
+    memory_type: str = "fact"
+    category: str | None = None
+    importance: float = DEFAULT_IMPORTANCE
+    tags: tuple[str, ...] = ()
+    event_at: datetime | None = None
+    metadata: dict[str, Any] | None = None
+    claim: Claim | None = None
+    provenance: Provenance = Provenance()
+    suspicious: str | None = None  # set: store quarantined as suspicious_input, with these details
+    on_conflict: str = "quarantine"
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: str
+    agent: str
+    text: str
+    memory_type: str
+    category: str | None
+    importance: float
+    tags: tuple[str, ...]
+    status: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    event_at: datetime | None
+    metadata: dict[str, Any] | None
+    source_type: str = DEFAULT_SOURCE
+    corroboration: int = 1
+    reinforcements: int = 0
+    disputes: int = 0
+    trust: float = 0.5
+    confidence: float = 0.5
+    quarantine: Quarantine | None = None
+    claim: Claim | None = None  # loaded by single-memory reads, not by lists or searches
+    valid_from: datetime | None = None  # the claim's validity window, when it has one
+    valid_until: datetime | None = None
+    access_count: int = 0  # times retrieval returned it; never moves updated_at
+    last_accessed_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    memory: Memory
+    deduplicated: bool = False
+    superseded: tuple[str, ...] = ()
+    conflicts: tuple[str, ...] = ()        # ids of the Conflict nodes this write recorded
+    pending_conflict_id: str | None = None  # the first conflict awaiting review, if any
+
+
+@dataclass(frozen=True)
+class MemoryPatch:
+    """Only the fields present in `changes` change; `event_at` may be set to None to clear it."""
+    changes: dict[str, Any]
+    expected_version: int | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    items: list[Memory]
+    next_cursor: str | None

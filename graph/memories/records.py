@@ -1,0 +1,56 @@
+"""Graph records become domain objects here and nowhere else."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from graph.memories.model import Claim, Memory, Quarantine
+from graph.beliefs.trust import DEFAULT_SOURCE
+from graph.core.timeutil import from_graph
+
+
+def claim_from_map(c: dict[str, Any] | None) -> Claim | None:
+    if not c:
+        return None
+    return Claim(subject=c["subject"], predicate=c["predicate"], value=c["value"],
+                 exclusive=bool(c.get("exclusive", True)), scope=c.get("scope") or "global",
+                 session_id=c.get("session_id"), valid_from=from_graph(c.get("valid_from")),
+                 valid_until=from_graph(c.get("valid_until")), normalized_value=c.get("normalized_value"))
+
+
+def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> Memory:
+    metadata = m.get("metadata")
+    quarantine = None
+    if m.get("quarantine_reason"):
+        quarantine = Quarantine(reason=m["quarantine_reason"], details=m.get("quarantine_details"),
+                                created_at=from_graph(m.get("quarantined_at") or m["created_at"]),
+                                resolution=m.get("quarantine_resolution"),
+                                resolved_at=from_graph(m.get("quarantine_resolved_at")))
+    return Memory(
+        id=m["id"],
+        agent=m["agent"],
+        text=m["text"],
+        memory_type=m.get("memory_type") or "fact",
+        category=m.get("category"),
+        importance=float(m.get("importance", 0.5)),
+        tags=tuple(m.get("tags") or ()),
+        status=m.get("status") or "active",
+        version=int(m.get("version") or 1),
+        created_at=from_graph(m["created_at"]),
+        updated_at=from_graph(m.get("updated_at") or m["created_at"]),
+        event_at=from_graph(m.get("event_at")),
+        # Neo4j properties cannot hold maps, so metadata is stored as a JSON object string.
+        metadata=json.loads(metadata) if metadata else None,
+        source_type=m.get("source_type") or DEFAULT_SOURCE,
+        corroboration=int(m.get("corroboration") or 1),
+        reinforcements=int(m.get("reinforcements") or 0),
+        disputes=int(m.get("disputes") or 0),
+        trust=float(m.get("trust", 0.5)),
+        confidence=float(m.get("confidence", m.get("trust", 0.5))),
+        quarantine=quarantine,
+        claim=claim_from_map(claim),
+        valid_from=from_graph(m.get("valid_from")),
+        valid_until=from_graph(m.get("valid_until")),
+        access_count=int(m.get("access_count") or 0),
+        last_accessed_at=from_graph(m.get("last_accessed_at")),
+    )

@@ -1,0 +1,209 @@
+"""Storing, reading, changing and deleting memories. Each public write is one transaction."""
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from graph.memories import audit
+
+from graph.core import cursor
+from graph.memories.audit import DEFAULT_ACTOR
+from graph.beliefs.write_path import write_claim_memory
+from graph.beliefs.claims import check_claim
+from graph.embedding.encoder import AsyncEncoder
+from graph.core.errors import InvalidInput, NotFound, VersionConflict
+from graph.core.vocab import DEFAULT_STATUSES
+from graph.memories.model import Memory, MemoryPatch, NewMemory, Page, StoreResult
+from graph.memories.records import memory_from_map
+from graph.store.gateway import GraphRunner, Tx
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.beliefs.trust import compute_trust
+
+MAX_METADATA_BYTES = 16_384
+MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model
+
+
+class MemoryService:
+    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int) -> None:
+        self.runner, self.encoder = runner, encoder
+        self.max_text_chars, self.max_batch = max_text_chars, max_batch
+
+    # -- validation: rules the request schema cannot express ------------------------------------
+    def _check_text(self, text: str, field: str) -> None:
+        if not text.strip():
+            raise InvalidInput(field, "must contain non-whitespace text")
+        if len(text) > self.max_text_chars:
+            raise InvalidInput(field, f"is {len(text)} characters; the limit is {self.max_text_chars}")
+
+    @staticmethod
+    def _metadata_json(metadata: dict[str, Any] | None, field: str) -> str | None:
+        if metadata is None:
+            return None
+        encoded = json.dumps(metadata, separators=(",", ":"), sort_keys=True)
+        if len(encoded.encode()) > MAX_METADATA_BYTES:
+            raise InvalidInput(field, f"is larger than {MAX_METADATA_BYTES} bytes as JSON")
+        return encoded
+
+    # -- writes -----------------------------------------------------------------------------------
+    async def create(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
+        return (await self.create_many([new], field_prefix="", actor=actor))[0]
+
+    async def create_many(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
+        """All or nothing: one bad item rejects the whole batch, naming the item. Items with a claim
+        go through the belief write path in order, so claims in one batch see each other."""
+        if not items:
+            raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
+        if len(items) > self.max_batch:
+            raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
+        metadata = []
+        for i, item in enumerate(items):
+            where = f"{field_prefix}[{i}]." if field_prefix else ""
+            self._check_text(item.text, f"{where}text")
+            metadata.append(self._metadata_json(item.metadata, f"{where}metadata"))
+            if item.claim is not None:
+                check_claim(item.claim, f"{where}claim")
+        vectors = await self.encoder.encode([item.text for item in items])
+        now = iso(utcnow())
+        rows = [_row(item, meta, vector, now) for item, meta, vector in zip(items, metadata, vectors)]
+
+        async def work(tx: Tx) -> list[StoreResult]:
+            results: dict[int, StoreResult] = {}
+            plain: dict[str, list[int]] = {}
+            for i, item in enumerate(items):
+                if item.claim is None:
+                    plain.setdefault(item.agent, []).append(i)
+            # One statement per tenant keeps $agent inside every query; one transaction keeps it atomic.
+            for agent, positions in plain.items():
+                created = await tx.run("memories/create", agent=agent, rows=[rows[i] for i in positions])
+                by_id = {r["memory"]["id"]: r["memory"] for r in created}  # do not rely on row order
+                for i in positions:
+                    results[i] = StoreResult(memory=memory_from_map(by_id[rows[i]["props"]["id"]]))
+                await audit.record(tx, agent, "store", actor, [rows[i]["props"]["id"] for i in positions],
+                                   after={"memories": len(positions)})
+                flagged = [rows[i]["props"] for i in positions if items[i].suspicious is not None]
+                for props in flagged:
+                    await audit.record(tx, agent, "quarantine", actor, [props["id"]],
+                                       after={"reason": "suspicious_input", "details": props["quarantine_details"]})
+            for i, item in enumerate(items):
+                if item.claim is not None:
+                    results[i] = await write_claim_memory(tx, item, rows[i], actor)
+            return [results[i] for i in range(len(items))]
+
+        return await self.runner.write_tx(work)
+
+    async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
+        changes = dict(patch.changes)
+        set_event_at = "event_at" in changes
+        event_at = iso(changes.pop("event_at", None))
+        if "text" in changes:
+            self._check_text(changes["text"], "text")
+            changes["embedding"] = (await self.encoder.encode_one(changes["text"])).tolist()
+        if "metadata" in changes:
+            changes["metadata"] = self._metadata_json(changes["metadata"], "metadata")
+        if "tags" in changes:
+            changes["tags"] = list(dict.fromkeys(changes["tags"] or ()))
+
+        async def work(tx: Tx) -> Memory:
+            rows = await tx.run(
+                "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
+                changes=changes, set_event_at=set_event_at, event_at=event_at, now=iso(utcnow()))
+            if not rows:
+                raise NotFound("memory", memory_id)
+            if not rows[0]["ok"]:
+                raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
+            await audit.record(tx, agent, "update", actor, [memory_id],
+                               after={**patch.changes, "version": rows[0]["memory"]["version"]})
+            return memory_from_map(rows[0]["memory"])
+
+        return await self.runner.write_tx(work)
+
+    async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
+        async def work(tx: Tx) -> Memory:
+            rows = await tx.run("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+            if not rows:
+                raise NotFound("memory", memory_id)
+            if rows[0]["previous"] != "archived":
+                await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": rows[0]["previous"]},
+                                   after={"status": "archived"})
+            return memory_from_map(rows[0]["memory"])
+
+        return await self.runner.write_tx(work)
+
+    async def hard_delete(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> int:
+        """Removes the memory, its relationships, every node only it referenced, its conflicts and
+        the payload of every audit record about it. Returns the number of nodes removed besides the
+        memory (claims, entities, sources). The deletion itself is audited, without content."""
+
+        async def work(tx: Tx) -> int:
+            [reach] = await tx.run("memories/hard_delete_reach", agent=agent, id=memory_id)
+            if reach["found"] == 0:
+                raise NotFound("memory", memory_id)
+            await tx.run("memories/hard_delete_records", agent=agent, id=memory_id)
+            await tx.run("memories/hard_delete_memory", agent=agent, id=memory_id)
+            removed, pending = 0, list(reach["reach"])
+            for _ in range(MAX_ORPHAN_PASSES):
+                if not pending:
+                    break
+                [row] = await tx.run("memories/delete_orphans", agent=agent, element_ids=pending)
+                if row["deleted"] == 0:
+                    break
+                removed += row["deleted"]
+            if reach["claim_key"]:
+                await tx.run("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
+            await audit.record(tx, agent, "hard_delete", actor, [], after={"id": memory_id})
+            return removed
+
+        return await self.runner.write_tx(work)
+
+    # -- reads ------------------------------------------------------------------------------------
+    async def get(self, agent: str, memory_id: str) -> Memory:
+        rows = await self.runner.read("memories/get", agent=agent, id=memory_id)
+        if not rows:
+            raise NotFound("memory", memory_id)
+        return memory_from_map(rows[0]["memory"], rows[0]["claim"])
+
+    async def history(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
+        """Audit records of one memory, oldest first; a memory with none is unknown."""
+        rows = await self.runner.read("memories/audit/history", agent=agent, id=memory_id)
+        if not rows:
+            await self.get(agent, memory_id)  # 404 for an unknown memory
+        return [{**r["operation"], "at": from_graph(r["operation"]["at"]),
+                 "before": json.loads(r["operation"]["before"]) if r["operation"]["before"] else None,
+                 "after": json.loads(r["operation"]["after"]) if r["operation"]["after"] else None} for r in rows]
+
+    async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
+                   memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:
+        after_created, after_id = cursor.decode(after) if after else (None, None)
+        rows = await self.runner.read(
+            "memories/list", agent=agent, statuses=list(statuses),
+            memory_types=list(memory_types) if memory_types else None,
+            after_created=after_created, after_id=after_id, limit=limit + 1)
+        items = [memory_from_map(r["memory"], r["claim"]) for r in rows]
+        more = len(items) > limit
+        items = items[:limit]
+        next_cursor = cursor.encode(items[-1].created_at, items[-1].id) if more else None
+        return Page(items=items, next_cursor=next_cursor)
+
+
+
+def _row(item: NewMemory, metadata: str | None, vector: Any, now: str) -> dict[str, Any]:
+    """The node a new memory becomes; the belief path may still change its status and trust."""
+    trust = compute_trust(item.provenance.source).trust
+    suspicious = item.suspicious is not None
+    return {
+        "props": {
+            "id": str(uuid.uuid4()), "text": item.text, "memory_type": item.memory_type,
+            "category": item.category, "importance": float(item.importance),
+            "tags": list(dict.fromkeys(item.tags)), "version": 1, "metadata": metadata,
+            "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
+            "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
+            "status": "quarantined" if suspicious else "active",
+            "quarantine_reason": "suspicious_input" if suspicious else None,
+            "quarantine_details": (item.suspicious or None) if suspicious else None,
+        },
+        "source_ref": item.provenance.ref or "",
+        "created_at": now, "event_at": iso(item.event_at), "valid_from": None, "valid_until": None,
+    }

@@ -1,0 +1,1 @@
+"""Retrieval: vector and full-text candidates, fusion, rerank and explain."""

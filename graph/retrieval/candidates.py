@@ -1,0 +1,137 @@
+"""Candidates for one tenant from the vector and the full-text index, filtered in Cypher.
+
+Both indexes answer globally, so filtering by tenant afterwards can starve a small tenant. A
+tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
+larger one goes through the vector index, widening k until it has enough, and falling back to
+exact ranking when its matches sit too deep in the global order. Full-text search widens the
+same way up to `keyword_max_k` matches, and a small tenant's keyword candidates come from a scan
+of its own memories for the query terms, for the same reason.
+
+Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
+age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
+over Bolt cost more than the ranking queries themselves (docs/benchmarks.md)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.retrieval.bm25 import bm25
+from graph.store.gateway import GraphRunner
+from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
+from graph.retrieval.ann_widening import first_k, next_k
+from graph.retrieval.tenant_hints import TenantSizeHints
+from graph.core.timeutil import from_epoch_ms
+
+UNBOUNDED = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Found:
+    """A shown candidate as its retriever saw it: enough to rank it before it is hydrated."""
+    score: float  # cosine (vector) or BM25 (keyword)
+    similarity: float | None  # cosine to the query; None for keyword hits (known once hydrated)
+    confidence: float
+    importance: float
+    updated_at: datetime
+    text: str | None = None  # keyword hits: to name the matched terms
+
+
+@dataclass
+class Candidates:
+    found: dict[str, Found]  # id -> candidate, best first, at most the pool
+    strategy: str = "index"  # vector candidates: "exact" or "index"
+    # Explain only:
+    reasons: dict[str, str | None] = field(default_factory=dict)  # every listed id -> why hidden (None: shown)
+    hidden_statuses: dict[str, int] = field(default_factory=dict)  # hidden by status, counted not listed
+    unseen_kept: int = 0  # passed the filters, not listed
+
+
+class CandidateSearch:
+    def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
+                 keyword_max_k: int) -> None:
+        self.runner, self.scale = runner, scale
+        self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
+        self.hints = TenantSizeHints()
+
+    async def vector(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
+        key = (filters["agent"], tuple(filters["statuses"]))
+        found = None
+        if not self.hints.is_large(key):
+            found = await self._exact(embedding, filters, pool, scan_cap=self.exact_scan_max + 1)
+            self.hints.mark(key, large=found is None)
+        if found is None:
+            found = await self._via_index(embedding, filters, pool)
+        return found
+
+    async def keyword(self, lucene: str, patterns: list[str], filters: dict[str, Any], pool: int) -> Candidates:
+        """A small tenant is scanned for the terms; a large one goes through the full-text index."""
+        key = (filters["agent"], tuple(filters["statuses"]))
+        if not self.hints.is_large(key):
+            rows = await self.runner.read("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
+                                          patterns=patterns, **filters)
+            if not rows:
+                return Candidates(found={})
+            row = rows[0]
+            if row["candidates"] <= self.exact_scan_max:
+                # Scored over the shown memories only, so explain's extra rows never move a score.
+                shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
+                scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
+                return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
+            self.hints.mark(key, large=True)
+        k = first_k(pool, self.keyword_max_k)
+        while True:
+            [row] = await self.runner.read("retrieval/fulltext", k=k, lucene=lucene, **filters)
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
+                break
+            k = next_k(k, UNBOUNDED, self.keyword_max_k)
+        return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+
+    def _cosine(self, hit: dict[str, Any]) -> float | None:
+        """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""
+        return self.scale.to_cosine(hit["similarity"]) if hit["similarity"] is not None else None
+
+    async def _exact(self, embedding: list[float], filters: dict[str, Any], pool: int,
+                     scan_cap: int) -> Candidates | None:
+        """Exact ranking, or None when the tenant has more than scan_cap - 1 shown memories."""
+        rows = await self.runner.read("retrieval/exact", scan_cap=scan_cap, embedding=embedding, limit=pool, **filters)
+        if rows and rows[0]["candidates"] >= scan_cap:
+            return None
+        hits = rows[0]["hits"] if rows else []
+        found = _listed(hits, pool, self._cosine, self._cosine)
+        found.strategy = "exact"
+        if filters["explain"]:
+            found.unseen_kept = (rows[0]["candidates"] if rows else 0) - len(hits)
+            counts = await self.runner.read("retrieval/status_counts", agent=filters["agent"],
+                                            statuses=filters["statuses"])
+            found.hidden_statuses = {r["status"]: r["n"] for r in counts}
+        return found
+
+    async def _via_index(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
+        key = (filters["agent"], tuple(filters["statuses"]))
+        k = first_k(pool, self.vector_max_k, self.hints.share(key))
+        while True:
+            [row] = await self.runner.read("retrieval/vector", k=k, embedding=embedding, **filters)
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if row["scanned"] == k:  # a full page says how much of the index is this tenant's
+                self.hints.observe_share(key, max(kept, 1) / k)
+            if kept >= pool or row["scanned"] < k:
+                break  # enough, or the whole index was ranked
+            if k >= self.vector_max_k:
+                # The tenant's matches sit too deep in the global order: rank it exactly instead.
+                found = await self._exact(embedding, filters, pool, scan_cap=UNBOUNDED)
+                assert found is not None
+                return found
+            k = next_k(k, UNBOUNDED, self.vector_max_k)
+        cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
+        return _listed(row["hits"], pool, cosine, cosine)
+
+
+def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> Candidates:
+    kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
+    found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
+                            importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
+                            text=h.get("text"))
+             for h in kept[:pool]}
+    return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})

@@ -1,0 +1,61 @@
+"""Search records: the query, its hits and the explain meta."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.core.vocab import DEFAULT_STATUSES
+from graph.memories.model import Memory
+from graph.retrieval.rerank import Signals, Weights
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    agent: str
+    text: str
+    limit: int = 10
+    min_similarity: float | None = None  # lowest match, max(cosine, keyword score), returned
+    memory_types: tuple[str, ...] | None = None
+    tags: tuple[str, ...] = ()  # a memory must carry every one
+    statuses: tuple[str, ...] = DEFAULT_STATUSES
+    session_id: str | None = None  # that session's claims show, and override global ones
+    as_of: datetime | None = None  # the instant validity windows are checked against; None: now
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    event_after: datetime | None = None
+    event_before: datetime | None = None
+    mode: str = "hybrid"  # hybrid | vector | keyword: which retrievers supply candidates
+    rerank: Weights | None = Weights()  # None: keep raw relevance order
+    explain: bool = False
+    track_access: bool = True  # context counts only what it includes, so it turns this off
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    memory: Memory
+    score: float  # relevance from retrieval: normalised max of the two retrievers, in [0, 1]
+    similarity: float | None  # cosine of query and memory embeddings, in [-1, 1]
+    keyword_score: float | None  # coverage-weighted, normalised BM25 in [0, 1]; None: not a keyword match
+    signals: Signals
+    composite: float
+    superseded_by: str | None = None
+    keyword_hits: tuple[str, ...] | None = None  # explain only
+
+
+@dataclass(frozen=True)
+class SearchMeta:
+    """Explain: how candidates became results (PRD v0.8.1 feature 8)."""
+    options: dict[str, Any]
+    counts: dict[str, int]
+    excluded: dict[str, int]
+    strategy: str  # "exact" or "index": how vector candidates were found
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: list[SearchHit]
+    weights: Weights  # used for composite_score, even when rerank is off
+    strategy: str = "index"  # vector candidates: "exact" or "index", for operators and tests
+    meta: SearchMeta | None = None
+    best_similarity: float = 0.0  # the best cosine among the candidates: what vector relevance is relative to

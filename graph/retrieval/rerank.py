@@ -1,0 +1,54 @@
+"""The PRD's four-signal rerank (v0.8 feature 4), exactly: relevance 0.40, confidence 0.25,
+recency 0.20 as exp(-0.01 x days since updated_at), importance 0.15. Pure."""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from datetime import datetime
+
+from graph.core.errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Weights:
+    relevance: float = 0.40
+    confidence: float = 0.25
+    recency: float = 0.20
+    importance: float = 0.15
+
+    def __post_init__(self) -> None:
+        values = asdict(self)
+        for name, value in values.items():
+            if not math.isfinite(value) or value < 0:
+                raise InvalidInput(f"rerank.{name}", "must be a finite number of at least 0")
+        if sum(values.values()) == 0:
+            raise InvalidInput("rerank", "at least one weight must be above 0")
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Signals:
+    relevance: float
+    confidence: float
+    recency: float
+    importance: float
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def recency(updated_at: datetime, now: datetime) -> float:
+    days = max(0.0, (now - updated_at).total_seconds() / 86_400)
+    return math.exp(-0.01 * days)
+
+
+def signals(relevance: float, confidence: float, updated_at: datetime, importance: float, now: datetime) -> Signals:
+    return Signals(relevance=min(1.0, max(0.0, relevance)), confidence=confidence,
+                   recency=recency(updated_at, now), importance=importance)
+
+
+def composite(s: Signals, w: Weights) -> float:
+    return (s.relevance * w.relevance + s.confidence * w.confidence + s.recency * w.recency
+            + s.importance * w.importance)

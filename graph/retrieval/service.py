@@ -1,0 +1,161 @@
+"""Hybrid search that explains itself: vector and full-text candidates, fused by normalised max,
+reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import asdict, replace
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from graph.retrieval import keywords
+from graph.memories.access import AccessTracker
+from graph.retrieval.candidates import Candidates, CandidateSearch
+from graph.embedding.encoder import AsyncEncoder
+from graph.retrieval.fusion import best_similarity, fuse, keyword_score
+from graph.retrieval.funnel import funnel
+from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
+from graph.memories.records import memory_from_map
+from graph.retrieval.rerank import Signals, Weights, composite, signals
+from graph.store.gateway import GraphRunner
+from graph.retrieval.cosine_scale import CosineScale
+from graph.core.timeutil import iso, utcnow
+
+POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 2, 200  # each retriever's ranking pool: 2 x limit, 30..200
+
+
+class _Ranked(NamedTuple):
+    """A candidate scored and reranked, not yet hydrated."""
+    id: str
+    score: float
+    similarity: float | None
+    keyword_score: float | None
+    signals: Signals
+    composite: float
+    keyword_hits: tuple[str, ...]
+
+
+def pool_size(limit: int) -> int:
+    return min(POOL_MAX, max(POOL_MIN, POOL_FACTOR * limit))
+
+
+def visibility(query: SearchQuery, explain: bool) -> dict[str, Any]:
+    """The parameters of the visibility filter every search query shares."""
+    return {"agent": query.agent, "statuses": list(query.statuses), "session_id": query.session_id,
+            "as_of": iso(query.as_of or utcnow()), "tags": list(query.tags),
+            "memory_types": list(query.memory_types) if query.memory_types else None,
+            "created_after": iso(query.created_after), "created_before": iso(query.created_before),
+            "event_after": iso(query.event_after), "event_before": iso(query.event_before), "explain": explain}
+
+
+class RetrievalService:
+    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
+                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int) -> None:
+        self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
+        self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
+                                          keyword_max_k=keyword_max_k)
+
+    async def warm_up(self) -> None:
+        """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
+        vectors, backends.md §2.1): pay that at start-up, not on a user's first search."""
+        await self.runner.read("retrieval/vector", k=1, embedding=await self.embed("warm-up"),
+                               **visibility(SearchQuery(agent="", text="warm-up"), explain=False))
+
+    async def embed(self, text: str) -> list[float]:
+        return (await self.encoder.encode_one(text)).tolist()
+
+    async def search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]] | None = None
+                     ) -> SearchResult:
+        """Without an embedding, the query text is embedded while the full-text query runs."""
+        return await self._search(query, self.embed(query.text) if embedding is None else embedding)
+
+    async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
+        """One model call for all the query texts, then the searches side by side."""
+        embeddings = await self.encoder.encode([q.text for q in queries])
+        return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
+
+    async def search_agents(self, query: SearchQuery, agents: list[str]) -> dict[str, SearchResult]:
+        """Administrators: the same search in several tenants, each one filtered inside its own queries."""
+        embedding = await self.embed(query.text)
+        results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
+        return dict(zip(agents, results))
+
+    async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
+        filters = visibility(query, query.explain)
+        pool = pool_size(query.limit)
+        terms = keywords.terms(query.text)
+        lucene = keywords.lucene_query(terms) if query.mode != "vector" else None
+
+        async def vector_side() -> tuple[list[float], Candidates]:
+            vec = embedding if isinstance(embedding, list) else await embedding
+            return vec, await (self.candidates.vector(vec, filters, pool) if query.mode != "keyword" else _none())
+
+        (embedding, vector), keyword = await asyncio.gather(
+            vector_side(),
+            self.candidates.keyword(lucene, keywords.patterns(terms), filters, pool) if lucene else _none())
+        found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
+        weights = query.rerank or Weights()
+        now = utcnow()
+        best_bm25 = max((f.score for f in keyword.found.values()), default=0.0)
+        ranks_by_cosine = query.mode != "keyword"  # keyword mode reports the cosine but does not rank by it
+        best_cosine = best_similarity([f.similarity for f in found.values()]) if ranks_by_cosine else 0.0
+        ranked, below = [], 0
+        for id_, f in found.items():
+            kw, matched = None, []
+            if id_ in keyword.found:
+                matched = keywords.hits(terms, keyword.found[id_].text or "")
+                kw = keyword_score(keyword.found[id_].score, best_bm25, len(matched) / len(terms))
+            fused = fuse(f.similarity if ranks_by_cosine else None, kw, best_cosine)
+            if query.min_similarity is not None and fused.match < query.min_similarity:
+                below += 1
+                continue
+            s = signals(fused.relevance, f.confidence, f.updated_at, f.importance, now)
+            ranked.append(_Ranked(id_, fused.relevance, f.similarity, kw, s, composite(s, weights), tuple(matched)))
+        order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
+        ranked = sorted(ranked, key=order)[:query.limit]
+        # Only what is returned is hydrated. A memory changed since it was ranked drops out here.
+        rows = await self.runner.read("retrieval/hydrate", ids=[r.id for r in ranked], embedding=embedding,
+                                      **visibility(query, explain=False)) if ranked else []
+        by_id = {row["memory"]["id"]: row for row in rows}
+        hits = [SearchHit(memory=memory_from_map(by_id[r.id]["memory"], by_id[r.id]["claim"]), score=r.score,
+                          similarity=self._reported_cosine(r, by_id[r.id]), keyword_score=r.keyword_score,
+                          signals=r.signals,
+                          composite=r.composite, superseded_by=by_id[r.id]["superseded_by"],
+                          keyword_hits=r.keyword_hits if query.explain else None)
+                for r in ranked if r.id in by_id]
+        if query.track_access:
+            self.access.record(query.agent, [h.memory.id for h in hits])
+        meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
+        return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
+                            best_similarity=best_cosine)
+
+    def _reported_cosine(self, ranked: "_Ranked", row: dict[str, Any]) -> float | None:
+        """The cosine a hit reports: from its retriever, or for a keyword-only hit from hydration."""
+        if ranked.similarity is not None or row["similarity"] is None:
+            return ranked.similarity
+        return self.scale.to_cosine(row["similarity"])
+
+    @staticmethod
+    def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int) -> SearchMeta:
+        reasons = {**keyword.reasons, **vector.reasons}
+        if vector.strategy == "exact":
+            # Exact ranking counted the whole tenant; keyword hits add no new memories to that.
+            reasons = dict(vector.reasons)
+        counts, excluded = funnel(reasons, vector.hidden_statuses, vector.unseen_kept, below, returned)
+        return SearchMeta(options=options_of(query), counts=counts, excluded=excluded, strategy=vector.strategy)
+
+
+def options_of(query: SearchQuery) -> dict[str, Any]:
+    """The effective options, for explain: no embeddings, no internals."""
+    out = {k: v for k, v in asdict(query).items() if k not in ("agent", "text", "explain", "track_access")}
+    out["rerank"] = query.rerank.as_dict() if query.rerank else False
+    for k, v in out.items():
+        if isinstance(v, datetime):
+            out[k] = iso(v)
+        elif isinstance(v, tuple):
+            out[k] = list(v)
+    return out
+
+
+async def _none() -> Candidates:
+    return Candidates(found={})

@@ -1,0 +1,49 @@
+"""Idempotent schema set-up at start-up, and the guard against a changed embedding model.
+
+Constraints and range indexes are the same Cypher on both backends. Vector and full-text index
+DDL is the one place the backends differ (backends.md §2.1): Neo4j Cypher vs ArcadeDB SQL, under
+the same index names, so every query that uses them is shared."""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from graph.store.backends.connect import Backend
+from graph.core.errors import SchemaMismatch
+from graph.store.gateway import GraphRunner
+
+log = logging.getLogger(__name__)
+
+
+async def check_embedding_dimensions(runner: GraphRunner, model: str, dimensions: int) -> None:
+    """Stop with a clear message when stored vectors or the index have another dimension."""
+    [meta] = await runner.read("store/meta/get_embedding_meta")
+    found = meta["dimensions"]
+    for row in await runner.read("store/meta/vector_index_options"):
+        config = (row.get("options") or {}).get("indexConfig") or {}
+        found = config.get("vector.dimensions", found)
+    if found is not None and int(found) != dimensions:
+        raise SchemaMismatch(
+            f"the graph's vector index holds {found}-dimension embeddings (model {meta['model'] or 'unknown'}), "
+            f"but the configured model {model} makes {dimensions}-dimension ones. Configure the original "
+            "model (CREDENCE_EMBEDDING_MODEL), or point CREDENCE_DATA_DIR / NEO4J_DATABASE at a new graph "
+            "and re-import the memories so they are re-embedded.")
+    if meta["model"] is not None and meta["model"] != model:
+        log.warning("stored embeddings came from model %s; now using %s with the same dimension",
+                    meta["model"], model)
+
+
+async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
+    await check_embedding_dimensions(runner, model, dimensions)
+    for query in runner.registry.group("store/schema"):
+        await runner.write(query.name)
+    if backend.kind == "neo4j":
+        options = {"indexConfig": {"vector.dimensions": dimensions, "vector.similarity_function": "cosine"}}
+        await runner.write("store/schema/neo4j/memory_embedding_index", options=options)
+        await runner.write("store/schema/neo4j/memory_text_index")
+    else:
+        assert backend.embedded is not None
+        for statement in runner.registry.statements("store/schema/arcadedb/search_indexes", "sql"):
+            await asyncio.to_thread(backend.embedded.sql, statement.replace("{dimensions}", str(int(dimensions))))
+    await runner.write("store/meta/set_embedding_meta", model=model, dimensions=dimensions)
+    log.info("schema applied (%s backend, %d-dim vector index)", backend.kind, dimensions)
