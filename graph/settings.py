@@ -60,6 +60,10 @@ class Settings(BaseSettings):
         description="Context budgets: `chars` is the PRD's characters/4; `model` counts the embedding "
                     "model's tokenizer tokens.")
 
+    backend: str = Field(
+        "embedded", pattern="^(embedded|neo4j)$",
+        description="Without NEO4J_URI: `embedded` runs ArcadeDB from its wheel (Python alone); `neo4j` runs a "
+                    "local Neo4j 5.26 Community from Maven artifacts (Java 17 and `make neo4j`).")
     neo4j_uri: str | None = Field(None, validation_alias=_neo4j("URI"), description="Set to use a Neo4j server.")
     neo4j_user: str = Field("neo4j", validation_alias=_neo4j("USER"))
     neo4j_password: SecretStr | None = Field(None, validation_alias=_neo4j("PASSWORD"))
@@ -72,7 +76,14 @@ class Settings(BaseSettings):
     embedded_bolt_port: int = Field(0, ge=0, le=65535, description="0 picks a free loopback port.")
     embedded_http_port: int = Field(0, ge=0, le=65535, description="0 picks a free loopback port.")
     embedded_heap: str = Field("2g", pattern=r"^\d+[mg]$", description="JVM -Xmx of the embedded backend.")
-    embedded_start_timeout: float = Field(90.0, gt=0, le=600)
+    embedded_start_timeout: float = Field(
+        90.0, gt=0, le=600, description="Seconds to wait for a local backend (embedded or local Neo4j) to answer.")
+    local_neo4j_bolt_port: int = Field(0, ge=0, le=65535, description="0 picks a free loopback port.")
+    local_neo4j_http_port: int | None = Field(
+        None, ge=0, le=65535,
+        description="Set to serve Neo4j Browser on this loopback port (0 picks a free one); unset: Bolt only.")
+    local_neo4j_heap: str = Field("1g", pattern=r"^\d+[mg]$", description="JVM -Xmx of the local Neo4j.")
+    local_neo4j_pagecache: str = Field("256m", pattern=r"^\d+[mg]$", description="The local Neo4j's page cache.")
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> "Settings":
@@ -82,7 +93,9 @@ class Settings(BaseSettings):
 
     @property
     def backend_kind(self) -> str:
-        return "neo4j" if self.neo4j_uri else "arcadedb-embedded"
+        if self.neo4j_uri:
+            return "neo4j"
+        return "neo4j-local" if self.backend == "neo4j" else "arcadedb-embedded"
 
     @classmethod
     def from_env(cls) -> "Settings":

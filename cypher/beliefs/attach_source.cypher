@@ -1,8 +1,9 @@
-// Provenance: links a memory to a source (merged per tenant, type and ref) and recounts its
+// Provenance: links a memory to a source (keyed per tenant, type and ref) and recounts its
 // corroboration as the number of distinct sources behind it. A repeat source adds nothing.
 // params: agent, memory_id, source_type, source_ref, now
 MATCH (m:Memory {agent: $agent, id: $memory_id})
-MERGE (s:Source {agent: $agent, type: $source_type, ref: $source_ref})
+MERGE (s:Source {key: $agent + ' ' + $source_type + ' ' + $source_ref})
+ON CREATE SET s.agent = $agent, s.type = $source_type, s.ref = $source_ref
 MERGE (m)-[f:FROM]->(s)
 ON CREATE SET f.at = datetime($now)
 WITH m

@@ -13,6 +13,8 @@ SET m = row.props,
     m.valid_from = datetime(row.valid_from),
     m.valid_until = datetime(row.valid_until),
     m.quarantined_at = CASE WHEN row.props.status = 'quarantined' THEN datetime(row.created_at) END
-MERGE (s:Source {agent: $agent, type: row.props.source_type, ref: row.source_ref})
+// Sources are keyed (agent, type, ref) under a uniqueness constraint: parallel writers share one.
+MERGE (s:Source {key: $agent + ' ' + row.props.source_type + ' ' + row.source_ref})
+ON CREATE SET s.agent = $agent, s.type = row.props.source_type, s.ref = row.source_ref
 CREATE (m)-[:FROM {at: datetime(row.created_at)}]->(s)
 RETURN m {.*, embedding: null} AS memory

@@ -13,6 +13,7 @@ from graph.core.errors import SchemaMismatch
 from graph.store.gateway import GraphRunner
 
 log = logging.getLogger(__name__)
+INDEX_WAIT_SECONDS = 300
 
 
 async def check_embedding_dimensions(runner: GraphRunner, model: str, dimensions: int) -> None:
@@ -33,17 +34,28 @@ async def check_embedding_dimensions(runner: GraphRunner, model: str, dimensions
                     meta["model"], model)
 
 
+async def apply_migrations(runner: GraphRunner) -> None:
+    """Repair what older versions left, in file-name order, before the constraints that forbid it
+    (a constraint cannot be created over the twins it forbids). Each is a no-op once done."""
+    for query in runner.registry.group("store/migrations"):
+        await runner.write(query.name)
+
+
 async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
     await check_embedding_dimensions(runner, model, dimensions)
+    await apply_migrations(runner)
     for query in runner.registry.group("store/schema"):
         await runner.write(query.name)
-    if backend.kind == "neo4j":
-        options = {"indexConfig": {"vector.dimensions": dimensions, "vector.similarity_function": "cosine"}}
+    if backend.is_neo4j:
+        # Quantisation (on by default in 5.26) would make index scores drift from the exact path's
+        # cosine, and the two are mixed in one ranking: full precision, decided here.
+        options = {"indexConfig": {"vector.dimensions": dimensions, "vector.similarity_function": "cosine",
+                                   "vector.quantization.enabled": False}}
         await runner.write("store/schema/neo4j/memory_embedding_index", options=options)
         await runner.write("store/schema/neo4j/memory_text_index")
+        await runner.write("store/schema/neo4j/await_indexes", seconds=INDEX_WAIT_SECONDS)
     else:
-        assert backend.embedded is not None
         for statement in runner.registry.statements("store/schema/arcadedb/search_indexes", "sql"):
-            await asyncio.to_thread(backend.embedded.sql, statement.replace("{dimensions}", str(int(dimensions))))
+            await asyncio.to_thread(backend.arcadedb.sql, statement.replace("{dimensions}", str(int(dimensions))))
     await runner.write("store/meta/set_embedding_meta", model=model, dimensions=dimensions)
     log.info("schema applied (%s backend, %d-dim vector index)", backend.kind, dimensions)

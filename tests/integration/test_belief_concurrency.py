@@ -45,3 +45,36 @@ def test_parallel_feedback_never_loses_a_count(client, agent):
     assert (current["reinforcements"], current["disputes"], current["version"]) == (16, 16, 33)
     ops = client.get(f"/v1/memories/{memory['id']}/history", params={"agent": agent}).json()["operations"]
     assert len(ops) == 33  # store + one record per feedback
+
+
+def test_parallel_plain_writes_share_one_source_node(client, agent, cypher):
+    """20 writers in a fresh tenant all MERGE the same (inference, '') source: one node, not many."""
+    def write(i: int):
+        return client.post("/v1/memories", json={"agent": agent, "text": f"Plain note number {i}"})
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(write, range(20)))
+    assert [r.status_code for r in responses] == [201] * 20, [r.text for r in responses if r.status_code != 201]
+    sources = cypher("MATCH (s:Source {agent: $a}) RETURN s.type AS type, s.ref AS ref", a=agent)
+    assert sources == [{"type": "inference", "ref": ""}]
+    linked = cypher("MATCH (m:Memory {agent: $a})-[:FROM]->(s:Source) RETURN count(DISTINCT m) AS n", a=agent)
+    assert linked == [{"n": 20}]
+
+
+def test_parallel_claims_about_one_subject_share_one_entity_and_the_tenant_keeps_working(client, agent, cypher):
+    def write(i: int):
+        return client.post("/v1/memories", json={
+            "agent": agent, "text": f"The user has trait number {i}",
+            "claim": {"subject": "user", "predicate": f"trait_{i}", "value": f"value {i}"}})
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        responses = list(pool.map(write, range(20)))
+    assert [r.status_code for r in responses] == [201] * 20, [r.text for r in responses if r.status_code != 201]
+    assert cypher("MATCH (e:Entity {agent: $a, name: 'user'}) RETURN count(e) AS n", a=agent) == [{"n": 1}]
+    # A later claim write in the same tenant still works (duplicates used to make every one a 500).
+    later = client.post("/v1/memories", json={
+        "agent": agent, "text": "The user lives in Lisbon",
+        "claim": {"subject": "user", "predicate": "lives_in", "value": "Lisbon"},
+        "provenance": {"source": "user_explicit"}})
+    assert later.status_code == 201, later.text
+    assert later.json()["claim"]["value"] == "Lisbon"

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 
-def test_health_and_ready(client):
+def test_health_and_ready(client, backend_settings):
     assert client.get("/health").json() == {"status": "ok"}
     ready = client.get("/ready")
     assert ready.status_code == 200
     body = ready.json()
     assert body["ready"] is True and body["checks"] == {"schema": True, "model": True, "backend": True}
-    assert body["backend"] in {"arcadedb-embedded", "neo4j"}
+    assert body["backend"] == backend_settings.backend_kind
+    assert body["backend"] in {"arcadedb-embedded", "neo4j-local"}
 
 
 def test_openapi_docs_are_served(client):

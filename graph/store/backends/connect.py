@@ -1,5 +1,9 @@
 """Opens the configured backend and hands back one async driver. The only backend branch besides
-search-index DDL lives here: where the database comes from."""
+search-index DDL lives here: where the database comes from.
+
+- `NEO4J_URI` set: a Neo4j server someone else runs (production, docker-compose);
+- `CREDENCE_BACKEND=neo4j`: a local Neo4j 5.26 Community the service starts from Maven artifacts;
+- otherwise the embedded ArcadeDB (the zero-setup default)."""
 from __future__ import annotations
 
 import asyncio
@@ -10,70 +14,88 @@ from dataclasses import dataclass
 from neo4j import AsyncDriver, AsyncGraphDatabase
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
+from graph.core.errors import StartupError
+from graph.settings import Settings
+from graph.store.backends.child_process import ChildDatabase
 from graph.store.backends.datadir_lock import DataDirLock
 from graph.store.backends.embedded_arcadedb import EmbeddedArcadeDB
-from graph.core.errors import StartupError
+from graph.store.backends.local_neo4j import LocalNeo4j
 from graph.store.registry import Query
-from graph.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class Backend:
-    kind: str  # "neo4j" | "arcadedb-embedded"
+    kind: str  # "neo4j" (a server at NEO4J_URI) | "neo4j-local" | "arcadedb-embedded"
     driver: AsyncDriver
     database: str
-    embedded: EmbeddedArcadeDB | None = None
+    child: ChildDatabase | None = None  # the database process this service owns, if any
     lock: DataDirLock | None = None
+
+    @property
+    def is_neo4j(self) -> bool:
+        return self.kind.startswith("neo4j")
+
+    @property
+    def arcadedb(self) -> EmbeddedArcadeDB:
+        assert isinstance(self.child, EmbeddedArcadeDB)
+        return self.child
 
     async def close(self) -> None:
         await self.driver.close()
-        if self.embedded is not None:
-            await asyncio.to_thread(self.embedded.stop)
+        if self.child is not None:
+            await asyncio.to_thread(self.child.stop)
         if self.lock is not None:
             self.lock.release()
+
+
+def _driver(settings: Settings, uri: str, user: str, password: str) -> AsyncDriver:
+    return AsyncGraphDatabase.driver(
+        uri, auth=(user, password), max_connection_pool_size=settings.neo4j_max_pool_size,
+        connection_timeout=settings.neo4j_connection_timeout,
+        max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
 
 
 def launch(settings: Settings) -> Backend:
     """Start what must run in the caller's (long-lived) thread; `wait_ready` finishes the job.
 
-    Split in two so the embedding model can load while the embedded JVM boots."""
+    Split in two so the embedding model can load while the database's JVM boots."""
     if settings.neo4j_uri:
         assert settings.neo4j_password is not None
-        driver = AsyncGraphDatabase.driver(
-            settings.neo4j_uri, auth=(settings.neo4j_user, settings.neo4j_password.get_secret_value()),
-            max_connection_pool_size=settings.neo4j_max_pool_size,
-            connection_timeout=settings.neo4j_connection_timeout,
-            max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
-        return Backend(kind="neo4j", driver=driver, database=settings.neo4j_database)
+        driver = _driver(settings, settings.neo4j_uri, settings.neo4j_user,
+                         settings.neo4j_password.get_secret_value())
+        return Backend(kind=settings.backend_kind, driver=driver, database=settings.neo4j_database)
 
+    child: ChildDatabase
+    if settings.backend_kind == "neo4j-local":
+        child = LocalNeo4j(settings.data_dir, bolt_port=settings.local_neo4j_bolt_port,
+                           http_port=settings.local_neo4j_http_port, heap=settings.local_neo4j_heap,
+                           pagecache=settings.local_neo4j_pagecache)
+    else:
+        child = EmbeddedArcadeDB(settings.data_dir, bolt_port=settings.embedded_bolt_port,
+                                 http_port=settings.embedded_http_port, heap=settings.embedded_heap)
     lock = DataDirLock(settings.data_dir)
     fd = lock.acquire()
-    embedded = EmbeddedArcadeDB(settings.data_dir, bolt_port=settings.embedded_bolt_port,
-                                http_port=settings.embedded_http_port, heap=settings.embedded_heap)
     try:
         # The child inherits the lock, so a killed service's data stays locked until its JVM is gone.
-        endpoint = embedded.start(inherit_fds=(fd,))
+        endpoint = child.start(inherit_fds=(fd,))
     except BaseException:
         lock.release()
         raise
-    driver = AsyncGraphDatabase.driver(endpoint.bolt_uri, auth=(endpoint.user, endpoint.password),
-                                       max_connection_pool_size=settings.neo4j_max_pool_size,
-                                       max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
-    return Backend(kind="arcadedb-embedded", driver=driver, database=endpoint.database,
-                   embedded=embedded, lock=lock)
+    driver = _driver(settings, endpoint.bolt_uri, endpoint.user, endpoint.password)
+    return Backend(kind=settings.backend_kind, driver=driver, database=endpoint.database, child=child, lock=lock)
 
 
 async def wait_ready(backend: Backend, ping: Query, timeout: float) -> None:
     """Return once the database answers a query; fail clearly instead of hanging."""
     deadline = time.monotonic() + timeout
-    if backend.embedded is not None:
-        await asyncio.to_thread(backend.embedded.wait_port, timeout)
+    if backend.child is not None:
+        await asyncio.to_thread(backend.child.wait_port, timeout)
     last: Exception | None = None
     while time.monotonic() < deadline:
-        if backend.embedded is not None:
-            backend.embedded.check_alive()
+        if backend.child is not None:
+            backend.child.check_alive()
         try:
             await backend.driver.execute_query(ping.text, database_=backend.database)
             return
@@ -82,5 +104,5 @@ async def wait_ready(backend: Backend, ping: Query, timeout: float) -> None:
         except (ServiceUnavailable, Neo4jError, OSError) as exc:
             last = exc
             await asyncio.sleep(0.25)
-    where = backend.embedded.log_path if backend.embedded else "the NEO4J_URI server"
+    where = backend.child.log_path if backend.child else "the NEO4J_URI server"
     raise StartupError(f"the graph backend did not answer within {timeout:.0f}s ({last}); check {where}")

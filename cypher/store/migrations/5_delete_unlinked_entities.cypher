@@ -1,0 +1,3 @@
+// Migration to keyed entities: keyless entities no claim is about any more go.
+MATCH (e:Entity) WHERE e.key IS NULL AND NOT EXISTS { (e)<-[:ABOUT]-() }
+DELETE e

@@ -1,0 +1,2 @@
+// One Entity node per (agent, name): writers MERGE on this key, so parallel claims cannot make twins.
+CREATE CONSTRAINT entity_key_unique IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE

@@ -1,0 +1,4 @@
+// Neo4j populates new indexes in the background and answers queries on them with `51N63 index
+// not ready` until then: start-up waits here after its DDL.
+// params: seconds
+CALL db.awaitIndexes($seconds)

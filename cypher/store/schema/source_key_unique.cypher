@@ -1,0 +1,3 @@
+// One Source node per (agent, type, ref): writers MERGE on this key, so parallel writes of a fresh
+// tenant cannot make twins.
+CREATE CONSTRAINT source_key_unique IF NOT EXISTS FOR (s:Source) REQUIRE s.key IS UNIQUE
