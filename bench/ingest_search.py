@@ -130,7 +130,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
         small = "bench-small"
         await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
         small_latencies, small_strategies = await timed(search(), qs[:args.searches], small)
-        backend_pid = services.backend.embedded.process.pid
+        backend_pid = services.backend.child.process.pid
         rows = [
             ("memories", f"{args.n:,} across {args.agents} agents"),
             ("ingest", f"{args.n / ingest_seconds:,.0f} memories/s (batch {args.batch}, {args.writers} writers, "

@@ -32,7 +32,7 @@ def embedder(model_cache) -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder(cache_dir=model_cache)
 
 
-def _local_neo4j_available() -> None:
+def local_neo4j_available() -> None:
     """Skip the Neo4j half off CI when this machine cannot run it; on CI that is a failure."""
     problem = None
     if not shutil.which("java"):
@@ -51,9 +51,9 @@ def backend_test_settings(kind: str, data_dir: Path, **overrides) -> Settings:
     common = {"data_dir": data_dir, "neo4j_uri": None, "exact_scan_max": TEST_EXACT_SCAN_MAX,
               "admin_api_key": TEST_ADMIN_KEY, "access_flush_interval": 0.2}
     if kind == "neo4j":
-        _local_neo4j_available()
-        return Settings(**common, backend="neo4j", local_neo4j_heap="1g", **overrides)
-    return Settings(**common, backend="embedded", embedded_heap="1g", **overrides)
+        local_neo4j_available()
+        return Settings(**{**common, "backend": "neo4j", "local_neo4j_heap": "1g", **overrides})
+    return Settings(**{**common, "backend": "embedded", "embedded_heap": "1g", **overrides})
 
 
 @pytest.fixture(scope="session", params=["arcadedb", "neo4j"])

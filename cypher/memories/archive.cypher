@@ -2,6 +2,9 @@
 // Archiving an archived memory changes nothing.
 // params: agent, id, now
 MATCH (m:Memory {agent: $agent, id: $id})
+// Write-lock the node before reading its status, so parallel archives count one version.
+SET m.locking = true
+REMOVE m.locking
 WITH m, m.status AS previous
 FOREACH (_ IN CASE WHEN previous <> 'archived' THEN [1] ELSE [] END |
   SET m.status = 'archived', m.archived_at = datetime($now),

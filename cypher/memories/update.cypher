@@ -2,6 +2,10 @@
 // `ok` false with a memory means a version conflict; no row means no such memory.
 // params: agent, id, expected_version, changes, set_event_at, event_at, now
 MATCH (m:Memory {agent: $agent, id: $id})
+// Write-lock the node before reading its version: under read committed, a check made before the
+// lock lets two writers that expected the same version both through (Neo4j).
+SET m.locking = true
+REMOVE m.locking
 WITH m, m.version AS found_version, ($expected_version IS NULL OR m.version = $expected_version) AS ok
 FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
   SET m += $changes,

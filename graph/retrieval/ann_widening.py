@@ -16,3 +16,17 @@ def first_k(limit: int, vector_max_k: int, share: float | None = None) -> int:
 
 def next_k(k: int, total: int, vector_max_k: int) -> int:
     return min(total, vector_max_k, k * 4)
+
+
+def after_page(kept: int, pool: int, returned: int, k: int, vector_max_k: int) -> str:
+    """What to do after an index page of `returned` hits for a request of `k`, `kept` of them the
+    tenant's shown ones: "done", "widen" or "exact".
+
+    A short page does not prove the whole index was ranked: an HNSW search may return fewer than k
+    near the index's size (Neo4j does), so a short page that leaves the pool unfilled ends in exact
+    ranking rather than in fewer results than the tenant has."""
+    if kept >= pool:
+        return "done"
+    if returned < k or k >= vector_max_k:
+        return "exact"
+    return "widen"

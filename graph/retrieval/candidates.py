@@ -19,7 +19,7 @@ from typing import Any
 from graph.retrieval.bm25 import bm25
 from graph.store.gateway import GraphRunner
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
-from graph.retrieval.ann_widening import first_k, next_k
+from graph.retrieval.ann_widening import after_page, first_k, next_k
 from graph.retrieval.tenant_hints import TenantSizeHints
 from graph.core.timeutil import from_epoch_ms
 
@@ -116,10 +116,12 @@ class CandidateSearch:
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if row["scanned"] == k:  # a full page says how much of the index is this tenant's
                 self.hints.observe_share(key, max(kept, 1) / k)
-            if kept >= pool or row["scanned"] < k:
-                break  # enough, or the whole index was ranked
-            if k >= self.vector_max_k:
-                # The tenant's matches sit too deep in the global order: rank it exactly instead.
+            step = after_page(kept, pool, row["scanned"], k, self.vector_max_k)
+            if step == "done":
+                break
+            if step == "exact":
+                # The tenant's matches sit too deep in the global order, or the index stopped short
+                # of them: rank the tenant exactly instead.
                 found = await self._exact(embedding, filters, pool, scan_cap=UNBOUNDED)
                 assert found is not None
                 return found

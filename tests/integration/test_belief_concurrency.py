@@ -78,3 +78,30 @@ def test_parallel_claims_about_one_subject_share_one_entity_and_the_tenant_keeps
         "provenance": {"source": "user_explicit"}})
     assert later.status_code == 201, later.text
     assert later.json()["claim"]["value"] == "Lisbon"
+
+
+def test_parallel_patches_with_one_expected_version_let_exactly_one_through(client, agent):
+    """The version check must happen under the write lock: under read committed, a check before it
+    lets two PATCHes that both expected version 1 succeed."""
+    memory = client.post("/v1/memories", json={"agent": agent, "text": "The meeting is on Monday"}).json()
+
+    def patch(i: int):
+        return client.patch(f"/v1/memories/{memory['id']}", params={"agent": agent},
+                            json={"importance": round(0.1 + i / 100, 2), "expected_version": 1})
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        responses = list(pool.map(patch, range(12)))
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200] + [409] * 11, [r.text for r in responses]
+    current = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
+    assert current["version"] == 2
+
+
+def test_parallel_archives_count_one_version(client, agent):
+    memory = client.post("/v1/memories", json={"agent": agent, "text": "The office closes at six"}).json()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        responses = list(pool.map(lambda _: client.delete(f"/v1/memories/{memory['id']}", params={"agent": agent}),
+                                  range(8)))
+    assert {r.status_code for r in responses} <= {200, 204}, [r.text for r in responses]
+    current = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
+    assert (current["status"], current["version"]) == ("archived", 2)

@@ -1,4 +1,4 @@
-"""The service as a user runs it: `python -m api` in its own process, on the embedded backend."""
+"""The service as a user runs it: `python -m api` in its own process, on each local backend."""
 from __future__ import annotations
 
 import os
@@ -12,8 +12,20 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import local_neo4j_available
+
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
+# CREDENCE_BACKEND value -> (the backend's folder in the data dir, its name in messages, its port setting)
+BACKENDS = {"embedded": ("arcadedb", "embedded backend", "CREDENCE_EMBEDDED_BOLT_PORT"),
+            "neo4j": ("neo4j", "local Neo4j", "CREDENCE_LOCAL_NEO4J_BOLT_PORT")}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def backend(request) -> str:
+    if request.param == "neo4j":
+        local_neo4j_available()
+    return request.param
 
 
 def free_port() -> int:
@@ -22,9 +34,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def launch(data_dir: Path, port: int, **env: str) -> subprocess.Popen:
+def launch(backend: str, data_dir: Path, port: int, **env: str) -> subprocess.Popen:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
-    environment.update(CREDENCE_DATA_DIR=str(data_dir), CREDENCE_PORT=str(port), CREDENCE_EMBEDDED_HEAP="512m", **env)
+    environment.update(CREDENCE_BACKEND=backend, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_PORT=str(port),
+                       CREDENCE_EMBEDDED_HEAP="512m", CREDENCE_LOCAL_NEO4J_HEAP="512m", **env)
     return subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
@@ -42,49 +55,51 @@ def wait_ready(proc: subprocess.Popen, port: int, timeout: float = 120) -> None:
     raise AssertionError("service did not become ready")
 
 
-def backend_pids(data_dir: Path) -> list[int]:
-    marker = f"-Darcadedb.server.rootPath={(data_dir / 'arcadedb').resolve()}"
+def backend_pids(backend: str, data_dir: Path) -> list[int]:
+    """The database processes whose command line names this data directory's backend folder."""
+    root = str((data_dir / BACKENDS[backend][0]).resolve())
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if marker in (entry / "cmdline").read_bytes().decode(errors="replace").split("\0"):
-                    pids.append(int(entry.name))
+                args = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
             except OSError:
                 continue
+            if any(a == root or a.endswith("=" + root) for a in args) and "java" in args[0]:
+                pids.append(int(entry.name))
     return pids
 
 
-def wait_gone(data_dir: Path, timeout: float = 30) -> None:
+def wait_gone(backend: str, data_dir: Path, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
-    while backend_pids(data_dir) and time.monotonic() < deadline:
+    while backend_pids(backend, data_dir) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert backend_pids(data_dir) == [], "the embedded backend outlived the service"
+    assert backend_pids(backend, data_dir) == [], f"the {BACKENDS[backend][1]} outlived the service"
 
 
-def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(tmp_path):
+def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(backend, tmp_path):
     data, port = tmp_path / "data", free_port()
-    service = launch(data, port)
+    service = launch(backend, data, port)
     try:
         wait_ready(service, port)
         base = f"http://127.0.0.1:{port}"
         stored = httpx.post(f"{base}/v1/memories", json={"agent": "p1", "text": "Survives restarts"}).json()
-        assert len(backend_pids(data)) == 1
+        assert len(backend_pids(backend, data)) == 1
 
         # A second service on the same data directory stops with a clear message, not a hang.
-        second = launch(data, free_port())
+        second = launch(backend, data, free_port())
         output, _ = second.communicate(timeout=60)
         assert second.returncode != 0
         assert "is in use by another Credence process" in output
 
         service.send_signal(signal.SIGKILL)
         service.wait(10)
-        wait_gone(data)
+        wait_gone(backend, data)
     finally:
         if service.poll() is None:
             service.kill()
 
-    service = launch(data, port)
+    service = launch(backend, data, port)
     try:
         wait_ready(service, port)
         fetched = httpx.get(f"{base}/v1/memories/{stored['id']}", params={"agent": "p1"}).json()
@@ -95,20 +110,21 @@ def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(tmp_pa
         output, _ = service.communicate(timeout=60)
         # uvicorn shuts down gracefully, then re-raises SIGTERM so the exit status tells why it ended.
         assert service.returncode in (0, -signal.SIGTERM)
-        assert "embedded backend stopped" in output and "Application shutdown complete" in output
-        wait_gone(data, timeout=5)
+        assert f"{BACKENDS[backend][1]} stopped" in output and "Application shutdown complete" in output
+        wait_gone(backend, data, timeout=5)
     finally:
         if service.poll() is None:
             service.kill()
 
 
-def test_a_taken_backend_port_stops_the_start_clearly(tmp_path):
+def test_a_taken_backend_port_stops_the_start_clearly(backend, tmp_path):
+    _, name, setting = BACKENDS[backend]
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", 0))
         blocker.listen()
         taken = blocker.getsockname()[1]
-        service = launch(tmp_path / "data", free_port(), CREDENCE_EMBEDDED_BOLT_PORT=str(taken))
+        service = launch(backend, tmp_path / "data", free_port(), **{setting: str(taken)})
         output, _ = service.communicate(timeout=60)
     assert service.returncode != 0
-    assert f"port {taken} for the embedded backend's bolt is already taken" in output
-    assert backend_pids(tmp_path / "data") == []
+    assert f"port {taken} for the {name}'s bolt is already taken" in output
+    assert backend_pids(backend, tmp_path / "data") == []

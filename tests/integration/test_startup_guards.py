@@ -10,10 +10,15 @@ from api.app import create_app
 from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.core.errors import SchemaMismatch
 from graph.services import Services
-from graph.settings import Settings
+from tests.conftest import backend_test_settings
 from tests.helpers import assert_problem
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(params=["arcadedb", "neo4j"])
+def kind(request) -> str:
+    return request.param
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +35,8 @@ def model_128d(tmp_path_factory) -> str:
     return str(path)
 
 
-def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(tmp_path, embedder, model_128d):
-    settings = Settings(data_dir=tmp_path, embedded_heap="512m")
+def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(kind, tmp_path, embedder, model_128d):
+    settings = backend_test_settings(kind, tmp_path)
 
     async def first_start_then_changed_model():
         services = await Services.start(settings, embedder)
@@ -46,11 +51,11 @@ def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(tmp_p
     assert "384-dimension" in message and "128-dimension" in message and "CREDENCE_EMBEDDING_MODEL" in message
 
 
-def test_a_backend_that_goes_down_gives_503_with_retry_after(tmp_path, embedder):
-    settings = Settings(data_dir=tmp_path, embedded_heap="512m", neo4j_max_transaction_retry_time=1)
+def test_a_backend_that_goes_down_gives_503_with_retry_after(kind, tmp_path, embedder):
+    settings = backend_test_settings(kind, tmp_path, neo4j_max_transaction_retry_time=1)
     with TestClient(create_app(settings=settings, embedder=embedder)) as client:
         assert client.post("/v1/memories", json={"agent": "d1", "text": "before the outage"}).status_code == 201
-        client.app.state.services.backend.embedded.stop()
+        client.app.state.services.backend.child.stop()
 
         for response in (client.post("/v1/memories", json={"agent": "d1", "text": "during the outage"}),
                          client.get("/v1/memories", params={"agent": "d1"}),

@@ -4,7 +4,7 @@ import pytest
 
 from graph.core.errors import StartupError
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
-from graph.retrieval.ann_widening import first_k, next_k
+from graph.retrieval.ann_widening import after_page, first_k, next_k
 from graph.retrieval.tenant_hints import TenantSizeHints
 
 
@@ -71,3 +71,12 @@ def test_share_hints_average_full_pages_and_expire_with_the_large_mark(monkeypat
     assert hints.share("a") == pytest.approx(0.15)
     clock[0] = 11
     assert hints.share("a") is None and not hints.is_large("a")
+
+
+def test_a_short_index_page_that_leaves_the_pool_unfilled_ends_in_exact_ranking():
+    assert after_page(kept=20, pool=20, returned=150, k=200, vector_max_k=10_000) == "done"
+    # Fewer hits than asked for: HNSW may stop short near the index size, so that is no proof the
+    # whole index was ranked.
+    assert after_page(kept=3, pool=20, returned=150, k=200, vector_max_k=10_000) == "exact"
+    assert after_page(kept=3, pool=20, returned=200, k=200, vector_max_k=10_000) == "widen"
+    assert after_page(kept=3, pool=20, returned=10_000, k=10_000, vector_max_k=10_000) == "exact"
