@@ -51,10 +51,14 @@ class Backend:
 
 
 def _driver(settings: Settings, uri: str, user: str, password: str) -> AsyncDriver:
+    # Neo4j's notifications ("property key does not exist" for every optional property a query
+    # reads on a young graph) would flood the log at WARNING on each query: the linter in the test
+    # suite is where Cypher gets checked, not the production log.
     return AsyncGraphDatabase.driver(
         uri, auth=(user, password), max_connection_pool_size=settings.neo4j_max_pool_size,
         connection_timeout=settings.neo4j_connection_timeout,
-        max_transaction_retry_time=settings.neo4j_max_transaction_retry_time)
+        max_transaction_retry_time=settings.neo4j_max_transaction_retry_time,
+        notifications_min_severity="OFF")
 
 
 def launch(settings: Settings) -> Backend:
