@@ -1,14 +1,16 @@
 # Everything a fresh machine needs comes from here: the venv, torch (pinned CPU build),
-# the project, ArcadeDB (a PyPI wheel) and Neo4j's Cypher linter (npm).
+# the project, ArcadeDB (a PyPI wheel), Neo4j's Cypher linter (npm) and Neo4j 5.26 Community
+# with its launcher (Maven Central).
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
 STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
+NEO4JDIR := tools/neo4j
 
-.PHONY: setup run test bench bench-quality lint-cypher clean
+.PHONY: setup neo4j run run-neo4j test bench bench-quality lint-cypher clean
 
-setup: $(STAMPS)/python $(STAMPS)/lint
+setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j
 
 $(STAMPS)/python: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -22,8 +24,25 @@ $(STAMPS)/lint: $(LINTDIR)/package.json $(LINTDIR)/package-lock.json
 	cd $(LINTDIR) && npm ci --silent --no-audit --no-fund
 	mkdir -p $(STAMPS) && touch $@
 
+# The local Neo4j backend: the launcher and Neo4j's jars into $(NEO4JDIR)/target. Without Java
+# and Maven the Neo4j half of the tests skips, except on CI, where that is a failure.
+$(STAMPS)/neo4j: $(NEO4JDIR)/pom.xml $(wildcard $(NEO4JDIR)/src/main/java/credence/neo4j/*.java)
+	@if command -v java >/dev/null && command -v mvn >/dev/null; then \
+	  mvn -q -B -f $(NEO4JDIR)/pom.xml -DskipTests package && mkdir -p $(STAMPS) && touch $@; \
+	elif [ "$$CI" = "true" ]; then \
+	  echo "CI must run the Neo4j half of the suite: install Java 17 and Maven" >&2; exit 1; \
+	else \
+	  echo "note: no Java 17 or Maven here, so the Neo4j half of the tests will be skipped"; \
+	fi
+
+neo4j: $(STAMPS)/neo4j
+
 run: $(STAMPS)/python
 	$(BIN)/python -m api
+
+# The service on a local Neo4j 5.26 Community, with Neo4j Browser at http://127.0.0.1:7474/browser/
+run-neo4j: $(STAMPS)/python $(STAMPS)/neo4j
+	CREDENCE_BACKEND=neo4j CREDENCE_LOCAL_NEO4J_HTTP_PORT=$${CREDENCE_LOCAL_NEO4J_HTTP_PORT:-7474} $(BIN)/python -m api
 
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -38,4 +57,4 @@ lint-cypher: $(STAMPS)/lint
 	node $(LINTDIR)/lint.js cypher
 
 clean:
-	rm -rf $(VENV) $(STAMPS) $(LINTDIR)/node_modules
+	rm -rf $(VENV) $(STAMPS) $(LINTDIR)/node_modules $(NEO4JDIR)/target

@@ -23,5 +23,5 @@ class CosineScale:
 
 
 def index_score_to_cosine(score: float) -> float:
-    """Both backends' vector index score for cosine is (1 + cos) / 2 (backends.md §2.1)."""
+    """Both backends' vector index score for cosine is (1 + cos) / 2 (docs/backends.md §2.1)."""
     return 2.0 * score - 1.0

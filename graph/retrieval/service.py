@@ -57,7 +57,7 @@ class RetrievalService:
 
     async def warm_up(self) -> None:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
-        vectors, backends.md §2.1): pay that at start-up, not on a user's first search."""
+        vectors, docs/backends.md §2.7): pay that at start-up, not on a user's first search."""
         await self.runner.read("retrieval/vector", k=1, embedding=await self.embed("warm-up"),
                                **visibility(SearchQuery(agent="", text="warm-up"), explain=False))
 

@@ -17,7 +17,7 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 # ArcadeDB reports concurrent MERGEs on one unique key as a ConstraintError the driver does not
-# retry (backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
+# retry (docs/backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
 # the last attempt.
 DUPLICATE_RETRIES = 6
 

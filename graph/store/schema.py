@@ -1,7 +1,7 @@
 """Idempotent schema set-up at start-up, and the guard against a changed embedding model.
 
 Constraints and range indexes are the same Cypher on both backends. Vector and full-text index
-DDL is the one place the backends differ (backends.md §2.1): Neo4j Cypher vs ArcadeDB SQL, under
+DDL is the one place the backends differ (docs/backends.md §2.1): Neo4j Cypher vs ArcadeDB SQL, under
 the same index names, so every query that uses them is shared."""
 from __future__ import annotations
 

@@ -14,11 +14,13 @@ log = logging.getLogger(__name__)
 LAUNCHER_DIR = Path(__file__).resolve().parents[3] / "tools" / "neo4j"
 LAUNCHER_JAR = LAUNCHER_DIR / "target" / "credence-neo4j-launcher.jar"
 DATABASE = "neo4j"
-# From Neo4j's own neo4j.conf: without them Netty cannot reach direct buffers.
+# From Neo4j's own neo4j.conf: without them the page cache and transaction logs take slower
+# fallback paths (tools/neo4j/README.md).
 JVM_FLAGS = [
     "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "-Dio.netty.tryReflectionSetAccessible=true", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+ExitOnOutOfMemoryError",
 ]
 
 
