@@ -1,12 +1,14 @@
 # The Credence API. With NEO4J_URI set (docker-compose.yml does) it talks to Neo4j.
+# Not built on the project's machines (no Docker engine there); see README "Three ways to run".
 FROM python:3.11-slim
 
-# torch is pinned; pass TORCH_INDEX_URL (PyTorch's CPU wheel index) to avoid a multi-GB CUDA build.
-ARG TORCH_INDEX_URL=
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1
+# torch is pinned, and comes from PyTorch's CPU wheel index: the default resolve pulls a multi-GB
+# CUDA build the service never uses. Override TORCH_INDEX_URL to use a mirror.
+ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 CREDENCE_DATA_DIR=/app/data
 WORKDIR /app
 
-RUN pip install --no-cache-dir ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} "torch==2.13.0"
+RUN pip install --no-cache-dir --index-url "$TORCH_INDEX_URL" "torch==2.13.0"
 COPY pyproject.toml README.md ./
 COPY api ./api
 COPY graph ./graph
@@ -15,6 +17,7 @@ COPY client ./client
 RUN pip install --no-cache-dir . \
     && useradd --create-home credence && mkdir -p /app/data && chown credence /app/data
 USER credence
+VOLUME /app/data
 
 EXPOSE 8000
 CMD ["python", "-m", "api"]
