@@ -1,12 +1,17 @@
-"""Ingest and search speed of the service layer on the embedded backend (no HTTP).
+"""Ingest and search speed of the service layer (no HTTP) on both local backends in one run:
+the embedded ArcadeDB and a local Neo4j 5.26, with one model shared by both.
 
-Stores N memories in batches, then times the same searches (query embedding included) as vector
-search without rerank, as the default hybrid search with rerank, with explain, without access
-tracking, and as contexts with a token budget, interleaved query by query so that drift affects
-every variant alike. Prints a table; with --record, writes it into docs/benchmarks.md.
+Stores the same N memories in batches into each backend, then times the same searches (query
+embedding included) as vector search without rerank, as the default hybrid search with rerank,
+with explain, without access tracking, and as contexts with a token budget. Searches are
+interleaved query by query across variants and backends, so that drift affects every cell alike.
+Two references run on the same corpus and queries: a plain vector store (a chroma collection
+filtered by tenant, the same ONNX query encoder) and the floor (exact numpy over the tenant's
+vectors plus the query embedding). Prints a table; with --record, writes it into docs/benchmarks.md.
 
-    .venv/bin/python bench/ingest_search.py                 # 10k memories
+    .venv/bin/python bench/ingest_search.py                 # 10k memories, both backends
     .venv/bin/python bench/ingest_search.py --n 100000      # 100k
+    .venv/bin/python bench/ingest_search.py --backends embedded
 """
 from __future__ import annotations
 
@@ -22,16 +27,20 @@ import time
 from datetime import date
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
 from bench.record import record  # noqa: E402
+from graph.context.service import ContextQuery  # noqa: E402
 from graph.embedding import encoder as embedder  # noqa: E402
-from graph.context.service import ContextQuery    # noqa: E402
-from graph.memories.model import NewMemory
+from graph.memories.model import NewMemory  # noqa: E402
 from graph.retrieval.model import SearchQuery  # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
+
+LABELS = {"embedded": "embedded ArcadeDB", "neo4j": "local Neo4j 5.26"}
 
 
 def rss_mb(pid: int) -> float:
@@ -46,115 +55,198 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
 
 
-async def run(args: argparse.Namespace) -> list[tuple[str, str]]:
+class Bench:
+    """One backend's service with the corpus loaded, and the timings taken on it."""
+
+    def __init__(self, kind: str, services: Services, started_s: float) -> None:
+        self.kind, self.services, self.started_s = kind, services, started_s
+        self.rows: dict[str, str] = {"start-up (backend + schema, model shared)": f"{started_s:.1f} s"}
+
+    def search(self, **options):
+        return lambda agent, q: self.services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10, **options))
+
+    def variants(self, context_tokens: int) -> dict:
+        async def untracked(agent: str, q: str):
+            self.services.access.enabled = False
+            try:
+                return await self.services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
+            finally:
+                self.services.access.enabled = True
+
+        return {
+            "raw": self.search(mode="vector", rerank=None),
+            "default": self.search(),  # hybrid + rerank
+            "explained": self.search(explain=True),
+            "untracked": untracked,
+            "context": lambda agent, q: self.services.context.context(
+                ContextQuery(search=SearchQuery(agent=agent, text=q), max_tokens=context_tokens)),
+        }
+
+
+async def start(kind: str, data_dir: Path, model, heap: str) -> Bench:
+    t0 = time.perf_counter()
+    settings = Settings(data_dir=data_dir / kind, backend=kind, neo4j_uri=None, embedded_heap=heap,
+                        local_neo4j_heap=heap)
+    services = await Services.start(settings, model)
+    return Bench(kind, services, time.perf_counter() - t0)
+
+
+async def ingest(bench: Bench, texts: list[str], agents: list[str], args: argparse.Namespace) -> None:
+    offsets = iter(range(0, len(texts), args.batch))
+
+    async def writer() -> None:
+        # Each writer is a client with one batch call in flight; with two, one batch's write
+        # overlaps the next one's encoding.
+        for offset in offsets:
+            chunk = texts[offset:offset + args.batch]
+            await bench.services.memories.create_many(
+                [NewMemory(agent=agents[(offset + j) % len(agents)], text=t) for j, t in enumerate(chunk)])
+
+    started = time.perf_counter()
+    await asyncio.gather(*(writer() for _ in range(args.writers)))
+    seconds = time.perf_counter() - started
+    bench.rows["ingest"] = (f"{len(texts) / seconds:,.0f} memories/s (batch {args.batch}, {args.writers} writers, "
+                            "embedding included)")
+
+
+async def warm(bench: Bench, qs: list[str], agents: list[str], rng: random.Random) -> None:
+    """The first searches after a bulk load: ArcadeDB builds its HNSW graph on the first one."""
+    waits = []
+    for q in qs:
+        t0 = time.perf_counter()
+        await bench.services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
+        waits.append(time.perf_counter() - t0)
+    bench.rows["index warm-up"] = (f"{sum(waits):.1f} s for the first {len(qs)} searches; the first one "
+                                   f"{waits[0] * 1000:,.0f} ms")
+
+
+async def clock(make, agent: str, q: str) -> tuple[float, str]:
+    t0 = time.perf_counter()
+    result = await make(agent, q)
+    return (time.perf_counter() - t0) * 1000, getattr(result, "strategy", "-")
+
+
+async def run(args: argparse.Namespace) -> tuple[list[str], list[tuple[str, ...]]]:
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-bench-"))
-    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap))
+    model = embedder.SentenceTransformerEmbedder(cache_dir=data_dir / "models")
+    service_rss = rss_mb(os.getpid())
+    benches: list[Bench] = []
     try:
+        for kind in args.backends:
+            benches.append(await start(kind, data_dir, model, args.heap))
         texts = memory_texts(args.n)
         agents = [f"bench-{i}" for i in range(args.agents)]
-        offsets = iter(range(0, args.n, args.batch))
-
-        async def writer() -> None:
-            # Each writer is a client with one batch call in flight; with two, one batch's write
-            # overlaps the next one's encoding.
-            for offset in offsets:
-                chunk = texts[offset:offset + args.batch]
-                await services.memories.create_many(
-                    [NewMemory(agent=agents[(offset + j) % len(agents)], text=t) for j, t in enumerate(chunk)])
-
-        started = time.perf_counter()
-        await asyncio.gather(*(writer() for _ in range(args.writers)))
-        ingest_seconds = time.perf_counter() - started
-
+        for bench in benches:
+            await ingest(bench, texts, agents, args)
         rng = random.Random(3)
         qs = queries(args.searches + args.warmup)
-        warm_started = time.perf_counter()
-        for q in qs[:args.warmup]:  # the first vector queries after a bulk load build the HNSW graph
-            await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
-        warmup_seconds = time.perf_counter() - warm_started
+        for bench in benches:
+            await warm(bench, qs[:args.warmup], agents, random.Random(4))
 
-        async def clock(make, agent: str, q: str) -> tuple[float, str]:
-            t0 = time.perf_counter()
-            result = await make(agent, q)
-            return (time.perf_counter() - t0) * 1000, getattr(result, "strategy", "-")
-
-        async def timed(make, queries_: list[str], agent: str) -> tuple[list[float], set]:
-            runs = [await clock(make, agent, q) for q in queries_]
-            return [ms for ms, _ in runs], {strategy for _, strategy in runs}
-
-        def search(**options):
-            return lambda agent, q: services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10, **options))
-
-        async def untracked_search(agent: str, q: str):
-            services.access.enabled = False
-            try:
-                return await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
-            finally:
-                services.access.enabled = True
-
-        variants = {
-            "raw": search(mode="vector", rerank=None),
-            "default": search(),  # hybrid + rerank
-            "explained": search(explain=True),
-            "untracked": untracked_search,
-            "context": lambda agent, q: services.context.context(
-                ContextQuery(search=SearchQuery(agent=agent, text=q), max_tokens=args.context_tokens)),
-        }
-        # Interleaved, query by query, so that drift (JIT, GC, the access flush) hits every variant alike.
-        timings: dict[str, tuple[list[float], set]] = {name: ([], set()) for name in variants}
-        for q in qs[args.warmup:]:
-            agent = rng.choice(agents)
-            for name, make in variants.items():
-                ms, strategy = await clock(make, agent, q)
-                timings[name][0].append(ms)
-                timings[name][1].add(strategy)
+        # Interleaved, query by query and backend by backend, so that drift (JIT, GC, the access
+        # flush, the other JVM) hits every cell alike.
+        variants = {b.kind: b.variants(args.context_tokens) for b in benches}
+        timings = {(b.kind, name): ([], set()) for b in benches for name in variants[b.kind]}
         timed_qs = qs[args.warmup:]
-        (raw, raw_strategies), (latencies, strategies) = timings["raw"], timings["default"]
-        explained, untracked, contexts = timings["explained"][0], timings["untracked"][0], timings["context"][0]
-        # What the tracker writes for a second's worth of searches at this rate, in one flush.
-        await services.access.flush()
-        burst = max(1, int(1000 / statistics.median(latencies)))
-        for q in timed_qs[:burst]:
-            await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
-        t0 = time.perf_counter()
-        flushed = await services.access.flush()
-        flush_ms = (time.perf_counter() - t0) * 1000
-
-        if args.trace:
-            for i in range(0, len(latencies), 100):
-                window = latencies[i:i + 100]
-                print(f"searches {i}-{i + len(window)}: p50 {statistics.median(window):.1f} ms, "
-                      f"p95 {percentile(window, 95):.1f} ms, max {max(window):.1f} ms")
-        steps = await breakdown(services, timed_qs[:200], agents, rng)
-        # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
-        small = "bench-small"
-        await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
-        small_latencies, small_strategies = await timed(search(), qs[:args.searches], small)
-        backend_pid = services.backend.child.process.pid
-        rows = [
-            ("memories", f"{args.n:,} across {args.agents} agents"),
-            ("ingest", f"{args.n / ingest_seconds:,.0f} memories/s (batch {args.batch}, {args.writers} writers, "
-                       "embedding included)"),
-            ("index warm-up", f"{warmup_seconds:.1f} s for the first {args.warmup} searches"),
-            ("vector search, no rerank, p50 / p95 / p99", f"{_ms(raw)}, strategy {'/'.join(sorted(raw_strategies))}"),
-            ("hybrid search + rerank (default), p50 / p95 / p99", f"{_ms(latencies)}, strategy "
-                                                                   f"{'/'.join(sorted(strategies))}"),
-            ("the same with explain, p50 / p95 / p99", f"{_ms(explained)} (p95 "
-                                                       f"{_overhead(explained, latencies)} vs without)"),
-            ("the same without access tracking, p50 / p95 / p99", f"{_ms(untracked)}"),
-            (f"access-count flush after {burst} searches", f"{flush_ms:.1f} ms for {flushed} memories, one statement "
-                                                             "per tenant, off the request path"),
-            (f"context, max_tokens {args.context_tokens}, p50 / p95 / p99", _ms(contexts)),
-            ("searches per row", f"{len(timed_qs)}, limit 10"),
-            ("small tenant (50), hybrid + rerank, p50 / p95 / p99", f"{_ms(small_latencies)}, strategy "
-                                                                    f"{'/'.join(sorted(small_strategies))}"),
-            *steps,
-            ("service RSS", f"{rss_mb(os.getpid()):,.0f} MB"),
-            ("backend RSS", f"{rss_mb(backend_pid):,.0f} MB (JVM -Xmx{args.heap})"),
-        ]
-        return rows
+        for q in timed_qs:
+            agent = rng.choice(agents)
+            for bench in benches:
+                for name, make in variants[bench.kind].items():
+                    ms, strategy = await clock(make, agent, q)
+                    timings[(bench.kind, name)][0].append(ms)
+                    timings[(bench.kind, name)][1].add(strategy)
+        for bench in benches:
+            await report(bench, timings, timed_qs, agents, rng, args)
+        backend_rss = {b.kind: rss_mb(b.services.backend.child.process.pid) for b in benches}
+        references = await reference_rows(model, texts, agents, timed_qs, rng)
     finally:
-        await services.close()
+        for bench in benches:
+            await bench.services.close()
+
+    kinds = [b.kind for b in benches]
+    measures = list(dict.fromkeys(k for b in benches for k in b.rows))
+    rows = [(m, *(next((b.rows.get(m, "-") for b in benches if b.kind == k)) for k in kinds)) for m in measures]
+    rows.append(("backend RSS", *(f"{backend_rss[k]:,.0f} MB (JVM -Xmx{args.heap})" for k in kinds)))
+    rows.append(("service RSS (one process, model shared by both backends)",
+                 *([f"{service_rss:,.0f} MB before the backends; {rss_mb(os.getpid()):,.0f} MB at the end"] * len(kinds))))
+    for label, value in references:
+        rows.append((label, *([value] * len(kinds))))
+    return [LABELS[k] for k in kinds], rows
+
+
+async def report(bench: Bench, timings: dict, timed_qs: list[str], agents: list[str], rng: random.Random,
+                 args: argparse.Namespace) -> None:
+    services, kind = bench.services, bench.kind
+    (raw, raw_strategies), (latencies, strategies) = timings[(kind, "raw")], timings[(kind, "default")]
+    explained, untracked, contexts = (timings[(kind, n)][0] for n in ("explained", "untracked", "context"))
+    # What the tracker writes for a second's worth of searches at this rate, in one flush.
+    await services.access.flush()
+    burst = max(1, int(1000 / statistics.median(latencies)))
+    for q in timed_qs[:burst]:
+        await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
+    t0 = time.perf_counter()
+    flushed = await services.access.flush()
+    flush_ms = (time.perf_counter() - t0) * 1000
+    if args.trace:
+        for i in range(0, len(latencies), 100):
+            window = latencies[i:i + 100]
+            print(f"{kind} searches {i}-{i + len(window)}: p50 {statistics.median(window):.1f} ms, "
+                  f"p95 {percentile(window, 95):.1f} ms, max {max(window):.1f} ms")
+    steps = await breakdown(services, timed_qs[:200], agents, rng)
+    # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
+    small = "bench-small"
+    await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
+    small_runs = [await clock(bench.search(), small, q) for q in timed_qs]
+    bench.rows.update([
+        ("vector search, no rerank, p50 / p95 / p99", f"{_ms(raw)}, strategy {'/'.join(sorted(raw_strategies))}"),
+        ("hybrid search + rerank (default), p50 / p95 / p99", f"{_ms(latencies)}, strategy "
+                                                               f"{'/'.join(sorted(strategies))}"),
+        ("the same with explain, p50 / p95 / p99", f"{_ms(explained)} (p95 {_overhead(explained, latencies)} vs without)"),
+        ("the same without access tracking, p50 / p95 / p99", f"{_ms(untracked)}"),
+        ("access-count flush after a second of searches", f"{flush_ms:.1f} ms for {flushed} memories, one statement "
+                                                          "per tenant, off the request path"),
+        (f"context, max_tokens {args.context_tokens}, p50 / p95 / p99", _ms(contexts)),
+        ("searches per cell", f"{len(timed_qs)}, limit 10, after {args.warmup} warm-up"),
+        ("small tenant (50), hybrid + rerank, p50 / p95 / p99",
+         f"{_ms([ms for ms, _ in small_runs])}, strategy {'/'.join(sorted({s for _, s in small_runs}))}"),
+        *steps,
+    ])
+
+
+async def reference_rows(model, texts: list[str], agents: list[str], qs: list[str],
+                         rng: random.Random) -> list[tuple[str, str]]:
+    """A plain vector store and the floor on the same corpus and queries: what the graph costs."""
+    vectors = np.asarray(model.encode(texts), dtype=np.float32) if len(texts) <= 1024 else np.concatenate(
+        [model.encode(texts[i:i + 1024]) for i in range(0, len(texts), 1024)])
+    owner = np.array([agents[i % len(agents)] for i in range(len(texts))])
+    by_agent = {a: vectors[owner == a] for a in agents}
+    picks = [(rng.choice(agents), q) for q in qs]
+
+    floor = []
+    for agent, q in picks:
+        t0 = time.perf_counter()
+        scores = by_agent[agent] @ model.encode([q])[0]
+        np.argpartition(-scores, 10)[:10]
+        floor.append((time.perf_counter() - t0) * 1000)
+    rows = [("floor: exact numpy over the tenant + the ONNX query embedding, p50 / p95 / p99", _ms(floor))]
+    try:
+        import chromadb
+    except ImportError:
+        return rows + [("plain vector store (chroma)", "not installed (pip install -e '.[bench]')")]
+    client = chromadb.EphemeralClient()
+    collection = client.create_collection("bench", configuration={"hnsw": {"space": "cosine"}})
+    for i in range(0, len(texts), 4096):
+        collection.add(ids=[str(j) for j in range(i, min(i + 4096, len(texts)))],
+                       embeddings=vectors[i:i + 4096], metadatas=[{"agent": a} for a in owner[i:i + 4096]])
+    plain = []
+    for agent, q in picks[:min(len(picks), 100)]:  # warm-up
+        collection.query(query_embeddings=[model.encode([q])[0]], n_results=10, where={"agent": agent})
+    for agent, q in picks:
+        t0 = time.perf_counter()
+        collection.query(query_embeddings=[model.encode([q])[0]], n_results=10, where={"agent": agent})
+        plain.append((time.perf_counter() - t0) * 1000)
+    return rows + [("plain vector store: a chroma collection filtered by tenant + the ONNX query embedding, "
+                    "p50 / p95 / p99", _ms(plain))]
 
 
 async def breakdown(services: Services, qs: list[str], agents: list[str], rng: random.Random) -> list[tuple[str, str]]:
@@ -221,17 +313,20 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--writers", type=int, default=2, help="batch calls in flight at once")
     parser.add_argument("--searches", type=int, default=500)
-    parser.add_argument("--warmup", type=int, default=200, help="searches before timing (JIT, HNSW build)")
+    parser.add_argument("--warmup", type=int, default=100, help="searches before timing (JIT, HNSW build)")
     parser.add_argument("--context-tokens", type=int, default=1000, help="max_tokens of the timed contexts")
-    parser.add_argument("--heap", default="2g")
+    parser.add_argument("--heap", default="2g", help="JVM -Xmx of each backend")
+    parser.add_argument("--backends", default="embedded,neo4j", type=lambda s: s.split(","),
+                        help="comma-separated: embedded, neo4j")
     parser.add_argument("--data-dir", help="default: a new temporary directory")
     parser.add_argument("--trace", action="store_true", help="print latency per window of 100 searches")
     parser.add_argument("--record", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
-    rows = asyncio.run(run(args))
+    columns, rows = asyncio.run(run(args))
     title = f"ingest_search, {args.n:,} memories"
     machine = f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    table = "\n".join(["| measure | value |", "| --- | --- |", *(f"| {k} | {v} |" for k, v in rows)])
+    table = "\n".join([f"| measure | {' | '.join(columns)} |", "| --- |" + " --- |" * len(columns),
+                       *(f"| {' | '.join(r)} |" for r in rows)])
     print(f"{title}\n{machine}\n\n{table}")
     if args.record:
         record(f"ingest_search-{args.n}", f"### {title}\n\n{machine}\n\n{table}\n")

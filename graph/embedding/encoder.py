@@ -77,18 +77,25 @@ class SentenceTransformerEmbedder:
 
 
 class AsyncEncoder:
-    """Runs encoding off the event loop, one batch at a time: two cores gain nothing from two."""
+    """Runs encoding off the event loop in two lanes, each one call at a time (two cores gain
+    nothing from two batches at once). Single texts on ONNX Runtime have a lane of their own, so a
+    search's query never waits behind a whole 1,000-memory batch; on torch both share one lane,
+    because torch's thread count is one global setting the two would fight over."""
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
-        self._limiter = anyio.CapacityLimiter(1)
+        self._batches = anyio.CapacityLimiter(1)
+        self._singles = anyio.CapacityLimiter(1) if getattr(embedder, "query_encoder", None) else self._batches
+
+    def _lane(self, texts: Sequence[str]) -> anyio.CapacityLimiter:
+        return self._singles if len(texts) <= SINGLE_THREAD_MAX else self._batches
 
     @property
     def dimensions(self) -> int:
         return self.embedder.dimensions
 
     async def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return await anyio.to_thread.run_sync(self.embedder.encode, texts, limiter=self._limiter)
+        return await anyio.to_thread.run_sync(self.embedder.encode, texts, limiter=self._lane(texts))
 
     async def encode_one(self, text: str) -> np.ndarray:
         return (await self.encode([text]))[0]
