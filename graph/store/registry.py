@@ -3,6 +3,11 @@
 A file `cypher/<group>/<name>.cypher` holds one statement. Its leading `//` lines are its
 documentation; a `// params: a, b` line declares exactly the parameters it takes. Callers
 must pass exactly those, so a typo fails loudly instead of binding null.
+
+Cypher has no functions, so a block several statements share lives once in a
+`cypher/<group>/<name>.fragment` file; a line `// include: <group>/<name>` in a statement is
+replaced by the fragment (less its leading comment lines) when the registry loads it. The linter
+checks the expanded statements.
 """
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import cypher
 
 CYPHER_DIR = Path(cypher.__file__).resolve().parent
 _PARAM_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_INCLUDE = re.compile(r"^\s*// include: (\S+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -22,6 +28,7 @@ class Query:
     text: str
     params: frozenset[str]
     doc: str
+    source: str = ""  # the file as loaded, includes expanded: what the linter checks
 
     def bind(self, params: dict) -> dict:
         given = set(params)
@@ -36,7 +43,8 @@ class QueryRegistry:
         self._root = root
         self._queries: dict[str, Query] = {}
         for path in sorted(root.rglob("*.cypher")):
-            query = _parse(path.relative_to(root).with_suffix("").as_posix(), path.read_text())
+            name = path.relative_to(root).with_suffix("").as_posix()
+            query = _parse(name, self._expand(name, path.read_text()))
             self._queries[query.name] = query
 
     def __getitem__(self, name: str) -> Query:
@@ -51,6 +59,22 @@ class QueryRegistry:
     def group(self, prefix: str) -> list[Query]:
         """The queries directly in one folder, in name order (schema statements run in that order)."""
         return [q for n, q in sorted(self._queries.items()) if n.rpartition("/")[0] == prefix]
+
+    def _expand(self, name: str, source: str) -> str:
+        lines = []
+        for line in source.splitlines():
+            match = _INCLUDE.match(line)
+            if match is None:
+                lines.append(line)
+                continue
+            fragment = self._root / f"{match.group(1)}.fragment"
+            if not fragment.exists():
+                raise ValueError(f"cypher/{name}.cypher includes {match.group(1)}, but {fragment} does not exist")
+            body = fragment.read_text().splitlines()
+            while body and body[0].lstrip().startswith("//"):
+                body.pop(0)
+            lines += body
+        return "\n".join(lines) + "\n"
 
     def statements(self, name: str, suffix: str) -> list[str]:
         """Non-Cypher statements kept beside the Cypher (ArcadeDB SQL DDL), one per line."""
@@ -77,7 +101,7 @@ def _parse(name: str, source: str) -> Query:
     declared = params if params is not None else frozenset()
     if used != declared:
         raise ValueError(f"cypher/{name}.cypher uses {sorted(used)} but declares {sorted(declared)}")
-    return Query(name=name, text=text, params=declared, doc=" ".join(doc))
+    return Query(name=name, text=text, params=declared, doc=" ".join(doc), source=source)
 
 
 def _strip_strings(text: str) -> str:

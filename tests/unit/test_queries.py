@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.store.registry import QueryRegistry, _parse
+from graph.store.registry import CYPHER_DIR, QueryRegistry, _parse
 
 
 def test_registry_loads_every_file_by_name():
@@ -48,14 +48,19 @@ def test_group_lists_only_the_folder_itself():
     assert names and all(n.rpartition("/")[0] == "store/schema" for n in names)
 
 
-def test_search_queries_share_one_visibility_filter():
-    """Cypher has no functions, so the filter search applies lives verbatim in five files; this holds
-    them equal, so a change to one is a change to all."""
+def test_search_queries_take_the_visibility_filter_from_one_fragment():
     registry = QueryRegistry()
-    blocks = {}
-    for name in ("retrieval/exact", "retrieval/vector", "retrieval/fulltext", "retrieval/keyword_exact", "retrieval/hydrate"):
-        text = registry[name].text
-        start, end = text.index("// visibility:begin"), text.index("// visibility:end")
-        blocks[name] = text[start:end]
-    assert len(set(blocks.values())) == 1, blocks
-    assert "$statuses" in blocks["retrieval/exact"] and "$as_of" in blocks["retrieval/exact"]
+    fragment = (CYPHER_DIR / "retrieval" / "visibility.fragment").read_text().splitlines()
+    first_line = next(line for line in fragment if not line.lstrip().startswith("//"))
+    for name in ("retrieval/exact", "retrieval/vector", "retrieval/fulltext", "retrieval/keyword_exact",
+                 "retrieval/hydrate"):
+        query = registry[name]
+        assert first_line in query.text and "// include:" not in query.text, name
+        assert {"statuses", "as_of", "session_id", "tags"} <= query.params, name
+
+
+def test_an_include_of_a_missing_fragment_fails_at_load(tmp_path):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "q.cypher").write_text("MATCH (m)\n// include: g/nothing\nRETURN m\n")
+    with pytest.raises(ValueError, match="g/nothing"):
+        QueryRegistry(tmp_path)
