@@ -36,7 +36,10 @@ class AccessTracker:
     async def _run(self) -> None:
         while True:
             await asyncio.sleep(self.interval)
-            await self.flush()
+            try:
+                await self.flush()
+            except Exception:  # a background task that dies is silent: log and go on
+                log.exception("access-count flush failed; the next one runs in %.1f s", self.interval)
 
     async def flush(self) -> int:
         """Write what is pending; returns how many memories were updated."""

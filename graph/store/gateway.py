@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncManagedTransaction
-from neo4j.exceptions import ConstraintError, DriverError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired, TransientError
 
 from graph.core.errors import BackendUnavailable
 from graph.store.registry import QueryRegistry
@@ -67,10 +67,10 @@ class GraphRunner:
                     raise
                 log.debug("duplicate-key race, retrying (attempt %d)", attempt)
                 await asyncio.sleep(random.uniform(0.005, 0.02) * attempt)
-            except (ServiceUnavailable, SessionExpired, TransientError) as exc:
-                raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
-            except DriverError as exc:
-                # Pool exhaustion, closed driver, connection resets: all mean "try again later".
+            except (ServiceUnavailable, SessionExpired, TransientError, ConnectionPoolError) as exc:
+                # Unreachable, lost connection, retries exhausted, pool exhausted: "try again later".
+                # Other driver errors (a consumed result, a misused transaction) are bugs, not
+                # outages: they propagate and answer 500.
                 raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
             except OSError as exc:
                 raise BackendUnavailable(f"graph backend unreachable: {exc}") from exc
