@@ -1,6 +1,6 @@
 # Everything a fresh machine needs comes from here: the venv, torch (pinned CPU build),
 # the project, ArcadeDB (a PyPI wheel), Neo4j's Cypher linter (npm) and Neo4j 5.26 Community
-# with its launcher (Maven Central).
+# with its launcher (Maven Central), and Debian's chromium for the Neo4j Browser test.
 PY      ?= python3
 VENV    := .venv
 BIN     := $(VENV)/bin
@@ -8,9 +8,9 @@ STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
 NEO4JDIR := tools/neo4j
 
-.PHONY: setup neo4j run run-neo4j test bench bench-quality lint-cypher clean
+.PHONY: setup neo4j chromium run run-neo4j test bench bench-quality lint-cypher clean
 
-setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j
+setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium
 
 $(STAMPS)/python: pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -36,6 +36,25 @@ $(STAMPS)/neo4j: $(NEO4JDIR)/pom.xml $(wildcard $(NEO4JDIR)/src/main/java/creden
 	fi
 
 neo4j: $(STAMPS)/neo4j
+
+# The Neo4j Browser test drives Debian's chromium with Playwright (the `playwright` Python package
+# from the dev extra; never `playwright install`, which downloads a browser build of its own).
+# apt-get runs only when /usr/bin/chromium is missing, and needs root; without it the test skips,
+# except on CI, where that is a failure.
+$(STAMPS)/chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	    chromium fonts-liberation || echo "apt-get install chromium failed" >&2; \
+	fi
+	@if [ -x /usr/bin/chromium ]; then \
+	  mkdir -p $(STAMPS) && touch $@; \
+	elif [ "$$CI" = "true" ]; then \
+	  echo "CI must run the Neo4j Browser test: install Debian's chromium (apt-get install chromium, as root)" >&2; exit 1; \
+	else \
+	  echo "note: no /usr/bin/chromium (apt-get install chromium, as root), so the Neo4j Browser test will be skipped"; \
+	fi
+
+chromium: $(STAMPS)/chromium
 
 run: $(STAMPS)/python
 	$(BIN)/python -m api
