@@ -44,7 +44,7 @@ def secret_file(path: Path, exists_already: bool) -> str:
     if exists_already:
         raise StartupError(f"{path} is missing but {path.parent} already holds a database; restore the file")
     path.parent.mkdir(parents=True, exist_ok=True)
-    password = secrets.token_urlsafe(24)
+    password = secrets.token_hex(24)  # hex: never starts with "-", which a CLI parser reads as an option
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as f:
         f.write(password)
