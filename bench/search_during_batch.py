@@ -43,7 +43,9 @@ async def run(args: argparse.Namespace) -> None:
                                              neo4j_uri=None, backend="embedded"))
     try:
         agent = "bench-batch"
-        await services.memories.create_many([NewMemory(agent=agent, text=t) for t in memory_texts(2000, seed=1)])
+        corpus = memory_texts(2000, seed=1)
+        for i in range(0, len(corpus), 1000):
+            await services.memories.create_many([NewMemory(agent=agent, text=t) for t in corpus[i:i + 1000]])
         qs = queries(200)
         for q in qs[:50]:
             await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
