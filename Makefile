@@ -66,7 +66,12 @@ run-neo4j: $(STAMPS)/python $(STAMPS)/neo4j
 test: setup
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMPS)/python
+$(STAMPS)/bench: $(STAMPS)/python $(STAMPS)/neo4j
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	mkdir -p $(STAMPS) && touch $@
+
+# Both local backends side by side, with a plain vector store and the exact floor as references.
+bench: $(STAMPS)/bench
 	$(BIN)/python bench/ingest_search.py $(BENCH_ARGS)
 
 bench-quality: $(STAMPS)/python
