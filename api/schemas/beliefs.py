@@ -11,7 +11,9 @@ from graph.core.vocab import SCOPES
 from graph.memories.model import Claim, Provenance, Quarantine
 from graph.beliefs.normalize import NORMALIZERS
 from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
+from graph.beliefs.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
 from graph.beliefs.trust import DEFAULT_SOURCE, SOURCE_TYPES
+from graph.memories.rules import MAX_REF_CHARS, MAX_SUSPICIOUS_DETAILS_CHARS
 
 # Literal types built from the domain's vocabularies, so each list of names has one home.
 SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]
@@ -23,12 +25,12 @@ DedupPolicy = Literal[DEDUP_POLICIES]  # type: ignore[valid-type]
 
 
 class ClaimIn(Request):
-    subject: str = Field(max_length=100, description="Who or what the claim is about, e.g. `user`.")
-    predicate: str = Field(max_length=100, description="e.g. `budget_is`, `lives_in`.")
-    value: str = Field(max_length=1_000)
+    subject: str = Field(max_length=MAX_SUBJECT, description="Who or what the claim is about, e.g. `user`.")
+    predicate: str = Field(max_length=MAX_PREDICATE, description="e.g. `budget_is`, `lives_in`.")
+    value: str = Field(max_length=MAX_VALUE)
     exclusive: StrictBool = Field(True, description="false: several values may hold at once.")
     scope: Scope = "global"
-    session_id: str | None = Field(None, max_length=200, description="Required when scope is session.")
+    session_id: str | None = Field(None, max_length=MAX_SESSION_ID, description="Required when scope is session.")
     valid_from: datetime | None = None
     valid_until: datetime | None = None
 
@@ -40,7 +42,7 @@ class ClaimIn(Request):
 
 class ProvenanceIn(Request):
     source: SourceType = Field(DEFAULT_SOURCE, description="Where the memory came from; sets its base trust.")
-    ref: str | None = Field(None, max_length=500, description="Document id, tool call id, message id...")
+    ref: str | None = Field(None, max_length=MAX_REF_CHARS, description="Document id, tool call id, message id...")
 
     def to_domain(self) -> Provenance:
         return Provenance(source=self.source, ref=self.ref)
@@ -48,7 +50,7 @@ class ProvenanceIn(Request):
 
 class SuspiciousIn(Request):
     """Flags the input as suspicious: it is stored quarantined, out of default retrieval."""
-    details: str | None = Field(None, max_length=2_000)
+    details: str | None = Field(None, max_length=MAX_SUSPICIOUS_DETAILS_CHARS)
 
 
 class ClaimOut(BaseModel):

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, MemoryType, Request, Status, Tag
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
+from graph.memories.rules import MAX_CATEGORY_CHARS, MAX_TAGS, NOT_NULL_ON_PATCH, PATCHABLE_FIELDS
 from graph.core.vocab import ON_CONFLICT
 
 
@@ -16,9 +17,9 @@ class MemoryCreate(Request):
     agent: Agent
     text: str = Field(description="What the agent learned. Non-empty; at most CREDENCE_MAX_TEXT_CHARS.")
     memory_type: MemoryType = "fact"
-    category: str | None = Field(None, max_length=100)
+    category: str | None = Field(None, max_length=MAX_CATEGORY_CHARS)
     importance: StrictFloat = Field(DEFAULT_IMPORTANCE, ge=0.0, le=1.0)
-    tags: list[Tag] = Field(default_factory=list, max_length=64)
+    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
     event_at: datetime | None = Field(None, description="When the remembered event happened (ISO-8601).")
     metadata: dict[str, Any] | None = Field(None, description="Free-form JSON object, at most 16 KiB.")
     claim: ClaimIn | None = Field(None, description="What the memory asserts; enables conflict detection.")
@@ -43,28 +44,30 @@ class MemoryBatchCreate(Request):
 
 class MemoryUpdate(Request):
     """Only the fields sent change. `text` re-embeds the memory. `expected_version` guards against
-    lost updates: the patch applies only if the memory is still at that version (else 409)."""
+    lost updates: the patch applies only if the memory is still at that version (else 409).
+    The fields besides expected_version are the domain's PATCHABLE_FIELDS (a unit test holds them
+    equal); the domain checks every change again, whoever calls it."""
     text: str | None = None
     memory_type: MemoryType | None = None
-    category: str | None = Field(None, max_length=100)
+    category: str | None = Field(None, max_length=MAX_CATEGORY_CHARS)
     importance: StrictFloat | None = Field(None, ge=0.0, le=1.0)
-    tags: list[Tag] | None = Field(None, max_length=64)
+    tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
     event_at: datetime | None = None
     metadata: dict[str, Any] | None = None
     expected_version: StrictInt | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> "MemoryUpdate":
-        changes = self.model_fields_set - {"expected_version"}
+        changes = self.model_fields_set & set(PATCHABLE_FIELDS)
         if not changes:
             raise ValueError("send at least one field to change")
-        for name in ("text", "memory_type", "importance", "tags"):
+        for name in NOT_NULL_ON_PATCH:
             if name in changes and getattr(self, name) is None:
                 raise ValueError(f"{name} cannot be null")
         return self
 
     def changes(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.model_fields_set - {"expected_version"}}
+        return {name: getattr(self, name) for name in PATCHABLE_FIELDS if name in self.model_fields_set}
 
 
 class MemoryOut(BaseModel):

@@ -2,18 +2,24 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from graph.core.errors import InvalidInput
+from graph.core.timeutil import to_utc
 from graph.core.vocab import SCOPES
 from graph.memories.model import Claim
 
 MAX_SUBJECT = MAX_PREDICATE = 100
 MAX_VALUE = 1_000
+MAX_SESSION_ID = 200
 _PROPER_NAME = re.compile(r"^[A-Z][^\d$€£¥%]*$")
 
 
 def check_claim(claim: Claim, field: str) -> None:
     """Raises InvalidInput naming the claim field to fix (e.g. memories[2].claim.session_id)."""
+    for name in ("subject", "predicate", "value"):
+        if not isinstance(getattr(claim, name), str):
+            raise InvalidInput(f"{field}.{name}", "must be a string")
     for name, value, limit in (("subject", claim.subject, MAX_SUBJECT), ("predicate", claim.predicate, MAX_PREDICATE)):
         if not value.strip():
             raise InvalidInput(f"{field}.{name}", "must not be empty")
@@ -23,11 +29,20 @@ def check_claim(claim: Claim, field: str) -> None:
         raise InvalidInput(f"{field}.value", "must not be empty")
     if len(claim.value) > MAX_VALUE:
         raise InvalidInput(f"{field}.value", f"is {len(claim.value)} characters; the limit is {MAX_VALUE}")
-    if claim.scope not in SCOPES:
+    if not isinstance(claim.exclusive, bool):
+        raise InvalidInput(f"{field}.exclusive", "must be true or false")
+    if not isinstance(claim.scope, str) or claim.scope not in SCOPES:
         raise InvalidInput(f"{field}.scope", f"must be one of {', '.join(SCOPES)}")
+    if claim.session_id is not None and not isinstance(claim.session_id, str):
+        raise InvalidInput(f"{field}.session_id", "must be a string or null")
+    if claim.session_id is not None and len(claim.session_id) > MAX_SESSION_ID:
+        raise InvalidInput(f"{field}.session_id", f"is {len(claim.session_id)} characters; the limit is {MAX_SESSION_ID}")
     if claim.scope == "session" and not (claim.session_id and claim.session_id.strip()):
         raise InvalidInput(f"{field}.session_id", "is required when scope is session")
-    if claim.valid_from and claim.valid_until and claim.valid_from > claim.valid_until:
+    for name in ("valid_from", "valid_until"):
+        if getattr(claim, name) is not None and not isinstance(getattr(claim, name), datetime):
+            raise InvalidInput(f"{field}.{name}", "must be a datetime or null")
+    if claim.valid_from and claim.valid_until and to_utc(claim.valid_from) > to_utc(claim.valid_until):
         raise InvalidInput(f"{field}.valid_until", "must not be before valid_from")
 
 

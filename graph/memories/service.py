@@ -11,17 +11,16 @@ from graph.memories import audit
 from graph.core import cursor
 from graph.memories.audit import DEFAULT_ACTOR
 from graph.beliefs.write_path import write_claim_memory
-from graph.beliefs.claims import check_claim
 from graph.embedding.encoder import AsyncEncoder
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
 from graph.core.vocab import DEFAULT_STATUSES
 from graph.memories.model import Memory, MemoryPatch, NewMemory, Page, StoreResult
 from graph.memories.records import memory_from_map
+from graph.memories.rules import check_new, check_patch, metadata_json
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.beliefs.trust import compute_trust
 
-MAX_METADATA_BYTES = 16_384
 MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model
 
 
@@ -29,22 +28,6 @@ class MemoryService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int) -> None:
         self.runner, self.encoder = runner, encoder
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
-
-    # -- validation: rules the request schema cannot express ------------------------------------
-    def _check_text(self, text: str, field: str) -> None:
-        if not text.strip():
-            raise InvalidInput(field, "must contain non-whitespace text")
-        if len(text) > self.max_text_chars:
-            raise InvalidInput(field, f"is {len(text)} characters; the limit is {self.max_text_chars}")
-
-    @staticmethod
-    def _metadata_json(metadata: dict[str, Any] | None, field: str) -> str | None:
-        if metadata is None:
-            return None
-        encoded = json.dumps(metadata, separators=(",", ":"), sort_keys=True)
-        if len(encoded.encode()) > MAX_METADATA_BYTES:
-            raise InvalidInput(field, f"is larger than {MAX_METADATA_BYTES} bytes as JSON")
-        return encoded
 
     # -- writes -----------------------------------------------------------------------------------
     async def create(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
@@ -58,16 +41,12 @@ class MemoryService:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
-        metadata = []
-        for i, item in enumerate(items):
-            where = f"{field_prefix}[{i}]." if field_prefix else ""
-            self._check_text(item.text, f"{where}text")
-            metadata.append(self._metadata_json(item.metadata, f"{where}metadata"))
-            if item.claim is not None:
-                check_claim(item.claim, f"{where}claim")
+        # The domain's own rules (graph/memories/rules.py), whoever the caller is.
+        checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
+                   for i, item in enumerate(items)]
         vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [_row(item, meta, vector, now) for item, meta, vector in zip(items, metadata, vectors)]
+        rows = [_row(item, values, vector, now) for item, values, vector in zip(items, checked, vectors)]
 
         async def work(tx: Tx) -> list[StoreResult]:
             results: dict[int, StoreResult] = {}
@@ -95,16 +74,16 @@ class MemoryService:
         return await self.runner.write_tx(work)
 
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
-        changes = dict(patch.changes)
+        # Only PATCHABLE_FIELDS, each within its rules; anything else is refused before the encoder
+        # or the graph is touched (graph/memories/rules.py).
+        clean = check_patch(patch, self.max_text_chars)
+        changes = dict(clean)
         set_event_at = "event_at" in changes
         event_at = iso(changes.pop("event_at", None))
         if "text" in changes:
-            self._check_text(changes["text"], "text")
             changes["embedding"] = (await self.encoder.encode_one(changes["text"])).tolist()
         if "metadata" in changes:
-            changes["metadata"] = self._metadata_json(changes["metadata"], "metadata")
-        if "tags" in changes:
-            changes["tags"] = list(dict.fromkeys(changes["tags"] or ()))
+            changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 
         async def work(tx: Tx) -> Memory:
             rows = await tx.run(
@@ -115,7 +94,7 @@ class MemoryService:
             if not rows[0]["ok"]:
                 raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
             await audit.record(tx, agent, "update", actor, [memory_id],
-                               after={**patch.changes, "version": rows[0]["memory"]["version"]})
+                               after={**clean, "version": rows[0]["memory"]["version"]})
             return memory_from_map(rows[0]["memory"])
 
         return await self.runner.write_tx(work)
@@ -189,15 +168,16 @@ class MemoryService:
 
 
 
-def _row(item: NewMemory, metadata: str | None, vector: Any, now: str) -> dict[str, Any]:
-    """The node a new memory becomes; the belief path may still change its status and trust."""
+def _row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dict[str, Any]:
+    """The node a new memory becomes, from the item and its checked values (rules.check_new); the
+    belief path may still change its status and trust."""
     trust = compute_trust(item.provenance.source).trust
     suspicious = item.suspicious is not None
     return {
         "props": {
             "id": str(uuid.uuid4()), "text": item.text, "memory_type": item.memory_type,
-            "category": item.category, "importance": float(item.importance),
-            "tags": list(dict.fromkeys(item.tags)), "version": 1, "metadata": metadata,
+            "category": item.category, "importance": checked["importance"],
+            "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
             "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
             "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
             "status": "quarantined" if suspicious else "active",
