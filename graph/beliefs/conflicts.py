@@ -5,7 +5,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.memories import audit
-from graph.beliefs.write_path import lock_claim, rivals, supersede_all
+from graph.beliefs.precedence import Contender, clashes_of
+from graph.beliefs.predicates import schema_in
+from graph.beliefs.rivalry import conflict_rows, rivals, unrecorded
+from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
+from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
@@ -58,18 +62,39 @@ class ConflictService:
             if conflict["conflict"]["status"] != "pending":
                 raise StateConflict(f"conflict {conflict_id} is already resolved "
                                     f"({conflict['conflict'].get('resolution')})")
-            memory, superseded, settle = new["memory"], (), [conflict_id]
+            memory, superseded, settle, recorded = new["memory"], (), [conflict_id], []
             if action == "reject":
                 status, outcome = "archived", "rejected"
                 settle += [p["id"] for p in await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])]
             else:
                 status, outcome = "active", "activated"
+                # The belief's active rivals now, by the same rule set as the write path (a multi-valued
+                # predicate or a non-exclusive claim has none).
+                contenders: list[Contender] = []
+                if new["claim"]:
+                    claim = claim_from_map(new["claim"])
+                    schema = await schema_in(tx, agent, claim.predicate)
+                    contenders = await rivals(tx, agent, claim, schema, now, exclude=memory["id"])
+                pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
+                linked = {p["other_id"] for p in pending} | {conflict["existing_id"]}
+                me = Contender(memory["id"], memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
+                               from_graph(memory["created_at"]))
+                fresh = unrecorded(clashes_of(me, contenders), linked)
                 if action == "supersede":
-                    # The reviewer decided: the new belief replaces every active one it conflicts with.
-                    beaten = await rivals(tx, agent, memory, claim_from_map(new["claim"]), now) if new["claim"] else []
-                    superseded = await supersede_all(tx, agent, memory, beaten, "manual_resolution", now)
-                    pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
+                    # The reviewer decided: the new belief replaces every active rival it has now, and
+                    # each one no conflict named yet is recorded as resolved by that decision.
+                    superseded = await supersede_all(tx, agent, memory, contenders, "manual_resolution", now)
+                    recorded = conflict_rows(fresh, status="resolved", reason="supersede", resolution="supersede",
+                                             new_trust=me.trust, rule="manual_resolution")
                     settle += [p["id"] for p in pending if p["other_id"] in superseded]
+                else:
+                    # keep_both keeps the conflict's other side. A rival the conflict never named is no
+                    # decision of the reviewer's: both stay active, and that conflict waits for review.
+                    recorded = conflict_rows(fresh, status="pending", reason="keep_active", resolution=None,
+                                             new_trust=me.trust)
+                if recorded:
+                    await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory["id"], conflicts=recorded,
+                                 now=iso(now))
             [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
                                      quarantine_reason=None, quarantine_details=None,
                                      quarantine_resolution=outcome, now=iso(now))
@@ -78,7 +103,8 @@ class ConflictService:
             await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],
                                before={"conflict": "pending", "status": changed["previous"]},
                                after={"conflict": conflict_id, "action": action, "status": status,
-                                      "superseded": list(superseded), "reason": reason})
+                                      "superseded": list(superseded), "conflicts": [c["id"] for c in recorded],
+                                      "reason": reason})
             return Resolution(conflict_id, action, memory_from_map(changed["memory"], changed["claim"]), superseded,
                               tuple(r["id"] for r in resolved))
 

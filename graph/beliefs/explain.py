@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.beliefs.write_path import age_days
 from graph.core.errors import NotFound
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner
 from graph.core.timeutil import from_graph, utcnow
-from graph.beliefs.trust import compute_trust
+from graph.beliefs.trust import age_days, compute_trust
 
 
 def _times(items: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:

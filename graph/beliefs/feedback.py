@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.memories import audit
-from graph.beliefs.write_path import trust_now
 from graph.core.errors import NotFound
 from graph.memories.model import Provenance
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import iso, utcnow
-from graph.beliefs.trust import DISPUTED_BELOW
+from graph.beliefs.trust import DISPUTED_BELOW, trust_now
 
 
 @dataclass(frozen=True)

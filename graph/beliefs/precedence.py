@@ -51,9 +51,14 @@ def wins(new: Contender, existing: Contender) -> tuple[bool, str]:
     return False, "equal_trust_older"
 
 
+def clashes_of(new: Contender, conflicting: list[Contender]) -> tuple[Clash, ...]:
+    """The new belief against each conflicting one, with who wins by which rule."""
+    return tuple(Clash(e, *wins(new, e)) for e in conflicting)
+
+
 def decide(new: Contender, conflicting: list[Contender], *, policy: str, on_conflict: str) -> Verdict:
     """`policy`: supersede | require_review | keep_both. `on_conflict`: quarantine | keep_active."""
-    clashes = tuple(Clash(e, *wins(new, e)) for e in conflicting)
+    clashes = clashes_of(new, conflicting)
     if not clashes:
         return Verdict("active", (), (), "resolved", None, None)
     if policy == "keep_both":

@@ -1,18 +1,18 @@
 """The quarantine lane (PRD v0.8.1 feature 9): quarantining by hand, and reviewing."""
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 
 from graph.memories import audit
-from graph.beliefs.write_path import lock_claim, rivals, supersede_all, trust_now
+from graph.beliefs.rivalry import conflict_rows, review_policy, rivals, settled_by_activation, unrecorded
+from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
 from graph.memories.model import Memory
 from graph.beliefs.precedence import Contender, decide
 from graph.beliefs.predicates import schema_in
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
-from graph.beliefs.trust import DEFAULT_SOURCE
+from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
 from graph.core.timeutil import from_graph, iso, utcnow
 
 QUARANTINABLE = ("active", "disputed")
@@ -69,25 +69,34 @@ class QuarantineService:
                                             "reject", actor, reason, now)
                 return Review(result)
 
-            contenders = await rivals(tx, agent, memory, claim, now) if claim else []
-            schema = await schema_in(tx, agent, claim.predicate) if claim else None
-            # The review is the review a require_review predicate asked for: now trust decides.
-            policy = "keep_both" if schema and schema.conflict_policy == "keep_both" else "supersede"
+            contenders: list[Contender] = []
+            policy = "supersede"
+            if claim:
+                # The same rule set as the write path: cardinality and exclusivity included.
+                schema = await schema_in(tx, agent, claim.predicate)
+                contenders = await rivals(tx, agent, claim, schema, now, exclude=memory_id)
+                policy = review_policy(schema)
             me = Contender(memory_id, memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
                            from_graph(memory["created_at"]))
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
+            known = {p["other_id"] for p in pending}
             if verdict.status == "active":
                 superseded = await supersede_all(tx, agent, memory, list(verdict.supersede), "review_activation", now)
-                settle = [p["id"] for p in pending if p["other_id"] in superseded or not contenders]
+                # As on the write path, each clash decided now is recorded, resolved (supersede or
+                # keep_both); one a pending conflict records already is settled with it.
+                decided = conflict_rows(unrecorded(verdict.clashes, known), status="resolved",
+                                        reason=verdict.resolution, resolution=verdict.resolution, new_trust=me.trust)
+                if decided:
+                    await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
+                                 now=iso(now))
+                settle = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
                 result = await self._finish(tx, agent, memory, "active", "activated", superseded, settle,
-                                            "supersede", actor, reason, now)
+                                            verdict.resolution or "supersede", actor, reason, now)
                 return Review(result, superseded)
 
-            known = {p["other_id"] for p in pending}
-            fresh_clashes = [c for c in verdict.clashes if not c.new_wins and c.existing.memory_id not in known]
-            conflicts = [{"id": str(uuid.uuid4()), "existing_id": c.existing.memory_id, "status": "pending",
-                          "reason": "trust_insufficient", "rule": c.rule, "resolution": None,
-                          "new_trust": me.trust, "existing_trust": c.existing.trust} for c in fresh_clashes]
+            lost = [c for c in verdict.clashes if not c.new_wins]
+            conflicts = conflict_rows(unrecorded(lost, known), status="pending", reason="trust_insufficient",
+                                      resolution=None, new_trust=me.trust)
             if conflicts:
                 await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
             await audit.record(tx, agent, "review", actor, [memory_id],

@@ -3,6 +3,10 @@ explain can show each one. Confidence equals trust: the reranker weighs it on it
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from graph.core.timeutil import from_graph
 
 SOURCE_WEIGHTS: dict[str, float] = {
     "user_explicit": 1.0,
@@ -41,3 +45,13 @@ def compute_trust(source: str, corroboration: int = 1, reinforcements: int = 0, 
     # Four decimals, as the PRD's computeConfidence and dispute() report it; it also keeps "equal
     # trust" meaningful when a belief is milliseconds older than its rival.
     return TrustBreakdown(source_base, corroboration_bonus, feedback_signal, recency_penalty, round(trust, 4))
+
+
+def age_days(created_at: datetime, now: datetime) -> float:
+    return max(0.0, (now - created_at).total_seconds() / 86_400)
+
+
+def trust_now(row: dict[str, Any], now: datetime) -> float:
+    """Trust from a belief's stored terms at this moment (its recency penalty grows with age)."""
+    return compute_trust(row["source_type"] or DEFAULT_SOURCE, row["corroboration"] or 1, row["reinforcements"] or 0,
+                         row["disputes"] or 0, age_days(from_graph(row["created_at"]), now)).trust

@@ -4,7 +4,6 @@ conflicts in Cypher, decide by precedence, then write the memory, its claim, sup
 conflicts and the audit record. Whatever happens lands whole or not at all."""
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -15,26 +14,11 @@ from graph.memories.model import Claim, NewMemory, StoreResult
 from graph.beliefs.normalize import normalize
 from graph.beliefs.precedence import Contender, Verdict, decide
 from graph.beliefs.predicates import schema_in
+from graph.beliefs.rivalry import conflict_rows, gate_of, rivals
 from graph.memories.records import memory_from_map
 from graph.store.gateway import Tx
-from graph.core.timeutil import from_graph, iso, utcnow
-from graph.beliefs.trust import DEFAULT_SOURCE, compute_trust
-
-
-def age_days(created_at: datetime, now: datetime) -> float:
-    return max(0.0, (now - created_at).total_seconds() / 86_400)
-
-
-def trust_now(row: dict[str, Any], now: datetime) -> float:
-    """Trust from a belief's stored terms at this moment (its recency penalty grows with age)."""
-    return compute_trust(row["source_type"] or DEFAULT_SOURCE, row["corroboration"] or 1, row["reinforcements"] or 0,
-                         row["disputes"] or 0, age_days(from_graph(row["created_at"]), now)).trust
-
-
-def contenders_of(rows: list[dict[str, Any]], now: datetime) -> list[Contender]:
-    """find_conflicts rows as precedence contenders, each with its trust at this moment."""
-    return [Contender(r["id"], r["source_type"] or DEFAULT_SOURCE, trust_now(r, now), from_graph(r["created_at"]))
-            for r in rows]
+from graph.core.timeutil import iso, utcnow
+from graph.beliefs.trust import compute_trust, trust_now
 
 
 def claim_props(claim: Claim) -> dict[str, Any]:
@@ -58,9 +42,8 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
         if duplicate:
             return await _corroborate(tx, item, duplicate[0]["id"], actor, now)
 
-    contenders: list[Contender] = []
-    if claim.exclusive and schema.cardinality == "single":
-        contenders = contenders_of(await tx.run("beliefs/find_conflicts", **gate), now)
+    # Which active beliefs it may supersede or conflict with: the one rule set (rivalry.py).
+    contenders = await rivals(tx, item.agent, claim, schema, now)
     new_trust = compute_trust(item.provenance.source).trust
     new = Contender(row["props"]["id"], item.provenance.source, new_trust, now)
     verdict = decide(new, contenders, policy=schema.conflict_policy, on_conflict=item.on_conflict)
@@ -90,10 +73,9 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
         await tx.run("beliefs/supersede", agent=item.agent, new_id=memory_id, now=iso(now), superseded=[
             {"id": c.memory_id, "reason": reasons[c.memory_id], "new_trust": new_trust, "old_trust": c.trust}
             for c in verdict.supersede])
-    conflicts = [{"id": str(uuid.uuid4()), "existing_id": c.existing.memory_id, "status": verdict.conflict_status,
-                  "reason": verdict.quarantine_reason or verdict.resolution or "keep_active", "rule": c.rule,
-                  "resolution": verdict.resolution, "new_trust": new_trust, "existing_trust": c.existing.trust}
-                 for c in verdict.clashes]
+    conflicts = conflict_rows(verdict.clashes, status=verdict.conflict_status,
+                              reason=verdict.quarantine_reason or verdict.resolution or "keep_active",
+                              resolution=verdict.resolution, new_trust=new_trust)
     if conflicts:
         await tx.run("beliefs/record_conflicts", agent=item.agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
     await audit.record(tx, item.agent, "store", actor, [memory_id, *superseded], after={
@@ -125,23 +107,10 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
     return StoreResult(memory=memory_from_map(updated["memory"], updated["claim"]), deduplicated=True)
 
 
-def gate_of(agent: str, claim: Claim) -> dict[str, Any]:
-    """find_duplicate / find_conflicts parameters: where a claim sits and what it says."""
-    return {"agent": agent, "subject": claim.subject, "predicate": claim.predicate,
-            "normalized_value": claim.normalized_value, "scope": claim.scope, "session_id": claim.session_id,
-            "valid_from": iso(claim.valid_from), "valid_until": iso(claim.valid_until)}
-
-
 async def lock_claim(tx: Tx, agent: str, claim: Claim) -> None:
     """Serialise on the claim's (agent, subject, predicate) for the rest of the transaction."""
     await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
                  subject=claim.subject, predicate=claim.predicate, now=iso(utcnow()))
-
-
-async def rivals(tx: Tx, agent: str, memory: dict[str, Any], claim: Claim, now: datetime) -> list[Contender]:
-    """Active beliefs that conflict with a stored memory's claim, with their trust now."""
-    rows = await tx.run("beliefs/find_conflicts", **gate_of(agent, claim))
-    return contenders_of([r for r in rows if r["id"] != memory["id"]], now)
 
 
 async def supersede_all(tx: Tx, agent: str, memory: dict[str, Any], beaten: list[Contender], reason: str,
