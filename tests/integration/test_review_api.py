@@ -180,8 +180,11 @@ def test_explain_shows_trust_term_by_term_sources_claim_and_conflicts(client, ag
     trust = explained["trust"]
     assert (trust["source_base"], trust["corroboration_bonus"], trust["feedback_signal"]) == \
         (1.0, pytest.approx(0.05), pytest.approx(-0.15))
-    assert trust["trust"] == pytest.approx(trust["source_base"] + trust["corroboration_bonus"] +
-                                           trust["feedback_signal"] - trust["recency_penalty"], abs=1e-4)
+    # A fresh belief: user_explicit 1.0, a second source +0.05, one dispute and no reinforcement
+    # -0.15, and a recency penalty of seconds' worth; stored and recomputed trust agree.
+    assert trust["recency_penalty"] == pytest.approx(0.0, abs=1e-4)
+    assert trust["trust"] == pytest.approx(0.9, abs=1e-4)
+    assert explained["memory"]["trust"] == explained["memory"]["confidence"] == pytest.approx(0.9, abs=1e-4)
     assert trust["inputs"] == {**trust["inputs"], "source": "user_explicit", "corroboration": 2, "disputes": 1}
     assert [(s["type"], s["ref"]) for s in explained["sources"]] == [("user_explicit", ""), ("tool_output", "bank-api")]
     assert explained["claim"]["value"] == "$750" and explained["status"] == "active"
