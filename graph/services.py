@@ -69,12 +69,12 @@ class Services:
             [points] = await runner.read("store/meta/similarity_calibration")
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
-            memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                     max_batch=settings.max_batch)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
             retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
                                          keyword_max_k=settings.keyword_max_k)
+            memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                     max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
             await retrieval.warm_up()
             access.start()
         except BaseException:
@@ -97,5 +97,6 @@ class Services:
         return {"ready": all(checks.values()), "backend": self.backend.kind, "checks": checks}
 
     async def close(self) -> None:
+        await self.retrieval.close()
         await self.access.stop()  # the last interval's counts, before the driver goes
         await self.backend.close()

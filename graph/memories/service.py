@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from graph.memories import audit
@@ -25,9 +25,12 @@ MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist 
 
 
 class MemoryService:
-    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int) -> None:
+    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
+                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
         self.runner, self.encoder = runner, encoder
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
+        # Told after every commit that adds vectors, so retrieval can fold them into its index.
+        self.on_vectors_written = on_vectors_written
 
     # -- writes -----------------------------------------------------------------------------------
     async def create(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
@@ -71,7 +74,9 @@ class MemoryService:
                     results[i] = await write_claim_memory(tx, item, rows[i], actor)
             return [results[i] for i in range(len(items))]
 
-        return await self.runner.write_tx(work)
+        stored = await self.runner.write_tx(work)
+        self.on_vectors_written()
+        return stored
 
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
         # Only PATCHABLE_FIELDS, each within its rules; anything else is refused before the encoder
@@ -97,7 +102,10 @@ class MemoryService:
                                after={**clean, "version": rows[0]["memory"]["version"]})
             return memory_from_map(rows[0]["memory"])
 
-        return await self.runner.write_tx(work)
+        updated = await self.runner.write_tx(work)
+        if "embedding" in changes:
+            self.on_vectors_written()
+        return updated
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         async def work(tx: Tx) -> Memory:

@@ -3,6 +3,7 @@ reranked on the PRD's four signals, filtered in Cypher, with explain counts on r
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from dataclasses import asdict, replace
 from datetime import datetime
@@ -20,6 +21,8 @@ from graph.retrieval.rerank import Signals, Weights, composite, signals
 from graph.store.gateway import GraphRunner
 from graph.retrieval.cosine_scale import CosineScale
 from graph.core.timeutil import iso, utcnow
+
+log = logging.getLogger(__name__)
 
 POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 2, 200  # each retriever's ranking pool: 2 x limit, 30..200
 
@@ -54,6 +57,36 @@ class RetrievalService:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
                                           keyword_max_k=keyword_max_k)
+        self._stale = False
+        self._warming: asyncio.Task | None = None
+        self.warm_ups = 0  # background index warm-ups run, for operators and tests
+
+    def vectors_written(self) -> None:
+        """New vectors were committed: fold them into the ANN index now, in the background. ArcadeDB
+        builds its HNSW graph lazily, on the first vector query after writes (2.3 s after 4,000
+        unqueried vectors, 78 s after a 100k load), and that query would be a user's search; one
+        k=1 query after each write keeps every later build to tens of milliseconds. Writes that
+        land while a warm-up runs are folded in by one more, not one each."""
+        self._stale = True
+        if self._warming is None or self._warming.done():
+            self._warming = asyncio.create_task(self._keep_warm(), name="index-warm-up")
+
+    async def _keep_warm(self) -> None:
+        while self._stale:
+            self._stale = False
+            try:
+                await self.warm_up()
+                self.warm_ups += 1
+            except Exception:  # advisory: a search will build what this did not
+                log.exception("background index warm-up failed")
+
+    async def close(self) -> None:
+        if self._warming is not None:
+            self._warming.cancel()
+            try:
+                await self._warming
+            except asyncio.CancelledError:
+                pass
 
     async def warm_up(self) -> None:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k

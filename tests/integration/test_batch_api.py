@@ -31,3 +31,20 @@ def test_batch_over_the_limit_or_empty_is_rejected(client, agent, services):
     assert_problem(client.post("/v1/memories:batch", json={"memories": over}), 422, "memories")
     assert_problem(client.post("/v1/memories:batch", json={"memories": []}), 422, "memories")
     assert list_all(client, agent) == []
+
+
+def test_a_batch_write_warms_the_vector_index_in_the_background(client, agent, services):
+    """The index folds new vectors in after the commit, off the request path, so a user's first
+    search after a bulk load does not pay for ArcadeDB's lazy HNSW build."""
+    import time
+
+    before = services.retrieval.warm_ups
+    texts = [f"Warm-up probe note {i} about harbour logistics" for i in range(50)]
+    response = client.post("/v1/memories:batch", json={"memories": [{"agent": agent, "text": t} for t in texts]})
+    assert response.status_code == 201, response.text
+    deadline = time.monotonic() + 30
+    while services.retrieval.warm_ups == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert services.retrieval.warm_ups > before
+    results = client.post("/v1/search", json={"agent": agent, "query": "harbour logistics", "limit": 5}).json()
+    assert len(results["results"]) == 5
