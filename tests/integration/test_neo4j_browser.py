@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from tests.conftest import backend_test_settings
+from tests.conftest import backend_test_settings, missing_on_this_machine
 
 pytestmark = pytest.mark.slow
 
@@ -41,11 +41,7 @@ def require_chromium() -> None:
             import playwright.sync_api  # noqa: F401
         except ImportError:
             problem = "Playwright for Python is not installed (`make setup` installs the dev extra)"
-    if problem is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI must run the Neo4j Browser test, but {problem}", pytrace=False)
-    pytest.skip(f"Neo4j Browser test: {problem}")
+    missing_on_this_machine(problem, "the Neo4j Browser test", "Neo4j Browser test")
 
 
 @pytest.fixture(scope="module")
