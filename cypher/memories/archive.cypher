@@ -9,4 +9,5 @@ WITH m, m.status AS previous
 FOREACH (_ IN CASE WHEN previous <> 'archived' THEN [1] ELSE [] END |
   SET m.status = 'archived', m.archived_at = datetime($now),
       m.updated_at = datetime($now), m.version = m.version + 1)
-RETURN previous, m {.*, embedding: null} AS memory
+RETURN previous, m {.*, embedding: null} AS memory,
+       [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim

@@ -12,4 +12,5 @@ FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
       m.event_at = CASE WHEN $set_event_at THEN datetime($event_at) ELSE m.event_at END,
       m.updated_at = datetime($now),
       m.version = m.version + 1)
-RETURN ok, found_version, m {.*, embedding: null} AS memory
+RETURN ok, found_version, m {.*, embedding: null} AS memory,
+       [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim

@@ -100,7 +100,7 @@ class MemoryService:
                 raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
             await audit.record(tx, agent, "update", actor, [memory_id],
                                after={**clean, "version": rows[0]["memory"]["version"]})
-            return memory_from_map(rows[0]["memory"])
+            return memory_from_map(rows[0]["memory"], rows[0]["claim"])
 
         updated = await self.runner.write_tx(work)
         if "embedding" in changes:
@@ -115,7 +115,7 @@ class MemoryService:
             if rows[0]["previous"] != "archived":
                 await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": rows[0]["previous"]},
                                    after={"status": "archived"})
-            return memory_from_map(rows[0]["memory"])
+            return memory_from_map(rows[0]["memory"], rows[0]["claim"])
 
         return await self.runner.write_tx(work)
 

@@ -34,6 +34,10 @@ def test_a_claim_is_stored_as_graph_nodes_and_read_back(client, agent, cypher):
     assert get(client, agent, stored["id"])["claim"] == stored["claim"]
     listed = client.get("/v1/memories", params={"agent": agent}).json()["items"]
     assert [m["claim"] for m in listed] == [stored["claim"]]  # reads of every kind carry the claim
+    patched = client.patch(f"/v1/memories/{stored['id']}", params={"agent": agent}, json={"importance": 0.9})
+    assert patched.status_code == 200 and patched.json()["claim"] == stored["claim"]  # and so do writes
+    archived = client.delete(f"/v1/memories/{stored['id']}", params={"agent": agent})
+    assert archived.json()["claim"] == stored["claim"]
     rows = cypher("MATCH (m:Memory {id: $id})-[:ASSERTS]->(c:Claim)-[a:ABOUT]->(e:Entity) "
                   "RETURN a.role AS role, e.name AS name, e.agent AS agent ORDER BY role", id=stored["id"])
     assert rows == [{"role": "subject", "name": "user", "agent": agent}, {"role": "value", "name": "Seattle", "agent": agent}]
