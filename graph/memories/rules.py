@@ -74,13 +74,7 @@ def check_importance(value: Any, field: str) -> float:
 
 
 def check_category(value: Any, field: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InvalidInput(field, "must be a string or null")
-    if len(value) > MAX_CATEGORY_CHARS:
-        raise InvalidInput(field, f"is {len(value)} characters; the limit is {MAX_CATEGORY_CHARS}")
-    return value
+    return check_optional_str(value, field, MAX_CATEGORY_CHARS)
 
 
 def check_tags(value: Any, field: str) -> list[str]:

@@ -89,9 +89,6 @@ class ChildDatabase:
                 f"the {self.name} exited with code {self.process.returncode} during start-up; "
                 f"last lines of {self.log_path}:\n{self.log_tail()}")
 
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
     def log_tail(self, lines: int = 15) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
