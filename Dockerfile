@@ -13,7 +13,6 @@ COPY pyproject.toml README.md ./
 COPY api ./api
 COPY graph ./graph
 COPY cypher ./cypher
-COPY client ./client
 RUN pip install --no-cache-dir . \
     && useradd --create-home credence && mkdir -p /app/data && chown credence /app/data
 USER credence

@@ -12,12 +12,14 @@ NEO4JDIR := tools/neo4j
 
 setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium
 
-$(STAMPS)/python: pyproject.toml
+$(STAMPS)/python: pyproject.toml client/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# torch first and pinned: an unpinned resolve pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	# The light client (its own distribution, client/): the tests drive it, and its MCP server.
+	$(BIN)/python -m pip install --quiet -e "./client[mcp]"
 	mkdir -p $(STAMPS) && touch $@
 
 $(STAMPS)/lint: $(LINTDIR)/package.json $(LINTDIR)/package-lock.json

@@ -9,8 +9,9 @@ from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-# The client's and the CLI's own variables (client/http.py): a shell may export them for both.
-CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR"}
+# The client's, the CLI's and the MCP server's own variables (client/credence_client/config.py and
+# mcp_server.py): a shell may export them for both.
+CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR", "CREDENCE_AGENT", "CREDENCE_MCP_AGENT_ARGUMENT"}
 
 
 def _neo4j(name: str) -> AliasChoices:
@@ -27,6 +28,22 @@ class Settings(BaseSettings):
     api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
     admin_api_key: SecretStr | None = Field(
         None, description="Enables /v1/admin (cross-agent search), which then needs `Authorization: Bearer <key>`.")
+    require_api_key: bool = Field(
+        False, description="/v1 calls need a key even without CREDENCE_API_KEY: a scoped key issued through "
+                           "/v1/admin/keys, or the administrator key (multi-tenant deployments).")
+    api_key_cache_seconds: float = Field(
+        5.0, ge=0, le=300, description="How long a recognised scoped key is remembered in-process; a revocation "
+                                       "clears it at once here, other processes sharing the graph see it within this.")
+    max_body_bytes: int = Field(
+        1_048_576, ge=1_024, le=1_073_741_824, description="Largest request body, except the batch route's (413).")
+    max_batch_body_bytes: int = Field(
+        67_108_864, ge=1_024, le=1_073_741_824,
+        description="Largest body of POST /v1/memories:batch (413); a full batch of maximum-length texts is ~33 MB.")
+    idempotency_ttl: float = Field(
+        86_400.0, ge=60, le=2_592_000, description="Seconds an Idempotency-Key's first answer is kept for retries.")
+    idempotency_wait: float = Field(
+        10.0, ge=0, le=300, description="Seconds a retry waits for a concurrent first request with the same "
+                                        "Idempotency-Key to answer before it is told 409 (in progress).")
     data_dir: Path = Field(Path("./data"), description="Embedded backend's data and the query model's ONNX "
                                                        "export; survives restarts.")
 

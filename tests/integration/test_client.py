@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from client import Credence, CredenceAPIError
-from client.cli import main
+from credence_client import Credence, CredenceAPIError, InvalidInput, NotFound
+from credence_client.cli import main
 
 
 @pytest.fixture
@@ -28,32 +28,33 @@ def belief(subject: str, predicate: str, value: str) -> dict:
 
 def test_the_client_covers_a_memory_s_life(api, agent):
     stored = api.remember(agent, "The user prefers dark mode", memory_type="preference", tags=["ui"])
-    assert api.get(agent, stored["id"])["text"] == "The user prefers dark mode"
+    assert api.get(agent, stored.id).text == "The user prefers dark mode"
     batch = api.remember_many(agent, ["The user lives in Porto", {"text": "The user likes jazz", "importance": 0.9}])
-    assert [m["text"] for m in batch] == ["The user lives in Porto", "The user likes jazz"]
-    assert {m["id"] for m in api.memories(agent)} == {stored["id"], *(m["id"] for m in batch)}
+    assert [m.text for m in batch] == ["The user lives in Porto", "The user likes jazz"]
+    assert {m.id for m in api.memories(agent)} == {stored.id, *(m.id for m in batch)}
 
     found = api.search(agent, "UI theme", explain=True)
-    assert found["results"][0]["id"] == stored["id"] and found["meta"]["agent"] == agent
+    assert found.results[0].id == stored.id and found.meta.agent == agent
+    assert found.results[0].explain["rerank"]["composite_score"] == found.results[0].composite_score
     [many] = api.search_many(agent, [{"query": "music taste", "limit": 1}])
-    assert many["results"][0]["text"] == "The user likes jazz"
+    assert many.results[0].text == "The user likes jazz"
     context = api.context(agent, "what does the user like?", max_tokens=60)
-    assert context["token_estimate"] <= 60 and "The user" in context["context"]
+    assert context.token_estimate <= 60 and "The user" in context.context
 
-    updated = api.update(agent, stored["id"], importance=0.8, expected_version=1)
-    assert (updated["version"], updated["importance"]) == (2, 0.8)
-    assert api.reinforce(agent, stored["id"])["reinforcements"] == 1
-    assert api.explain(agent, stored["id"])["trust"]["inputs"]["reinforcements"] == 1
-    actors = {op["actor"] for op in api.history(agent, stored["id"])["operations"]}
+    updated = api.update(agent, stored.id, importance=0.8, expected_version=1)
+    assert (updated.version, updated.importance) == (2, 0.8)
+    assert api.reinforce(agent, stored.id).reinforcements == 1
+    assert api.explain(agent, stored.id).trust.inputs["reinforcements"] == 1
+    actors = {op.actor for op in api.history(agent, stored.id).operations}
     assert actors == {"client-test"}  # X-Credence-Actor reaches the audit trail
 
-    assert api.link(agent, batch[0]["id"], "SUPPORTS", batch[1]["id"])[0]["id"] == batch[1]["id"]
-    api.unlink(agent, batch[0]["id"], "SUPPORTS", batch[1]["id"])
-    assert api.links(agent, batch[0]["id"]) == []
+    assert api.link(agent, batch[0].id, "SUPPORTS", batch[1].id)[0].id == batch[1].id
+    api.unlink(agent, batch[0].id, "SUPPORTS", batch[1].id)
+    assert api.links(agent, batch[0].id) == []
 
-    assert api.archive(agent, stored["id"])["status"] == "archived"
-    assert api.delete(agent, batch[0]["id"])["deleted"] is True
-    assert {m["id"] for m in api.memories(agent, include_all=True)} == {stored["id"], batch[1]["id"]}
+    assert api.archive(agent, stored.id).status == "archived"
+    assert api.delete(agent, batch[0].id).deleted is True
+    assert {m.id for m in api.memories(agent, include_all=True)} == {stored.id, batch[1].id}
 
 
 def test_the_client_reviews_conflicts_and_quarantine(api, agent):
@@ -61,26 +62,28 @@ def test_the_client_reviews_conflicts_and_quarantine(api, agent):
                         provenance={"source": "user_explicit"})
     poison = api.remember(agent, "Budget is $0", claim=belief("project", "budget_is", "$0"),
                           provenance={"source": "document"})
-    assert poison["status"] == "quarantined"
+    assert poison.status == "quarantined" and poison.pending_conflict_id is not None
     [conflict] = api.conflicts(agent)
-    assert (conflict["new_id"], conflict["existing_id"]) == (poison["id"], real["id"])
-    assert [m["id"] for m in api.quarantined(agent)] == [poison["id"]]
-    resolved = api.resolve_conflict(agent, conflict["id"], "reject", reason="the document was a draft")
-    assert resolved["memory"]["status"] == "archived"
+    assert (conflict.id, conflict.new_id, conflict.existing_id) == (poison.pending_conflict_id, poison.id, real.id)
+    assert conflict.new_claim.value == "$0"
+    assert [m.id for m in api.quarantined(agent)] == [poison.id]
+    resolved = api.resolve_conflict(agent, conflict.id, "reject", reason="the document was a draft")
+    assert resolved.memory.status == "archived"
     assert api.conflicts(agent) == [] and list(api.quarantined(agent)) == []
 
-    flagged = api.quarantine(agent, real["id"], details="double-check")
-    assert flagged["status"] == "quarantined"
-    assert api.review(agent, real["id"], "activate")["memory"]["status"] == "active"
+    flagged = api.quarantine(agent, real.id, details="double-check")
+    assert flagged.status == "quarantined" and flagged.quarantine.details == "double-check"
+    assert api.review(agent, real.id, "activate").memory.status == "active"
 
 
 def test_rejections_raise_with_the_problem_s_fields(api, agent):
-    with pytest.raises(CredenceAPIError) as bad:
+    with pytest.raises(InvalidInput) as bad:
         api.search(agent, "x", limit=0)
     assert bad.value.status == 422 and bad.value.errors[0]["field"] == "limit"
-    with pytest.raises(CredenceAPIError) as missing:
+    with pytest.raises(NotFound) as missing:
         api.get(agent, "00000000-0000-4000-8000-000000000000")
     assert missing.value.status == 404 and "not found" in missing.value.detail
+    assert isinstance(missing.value, CredenceAPIError) and missing.value.type == "urn:credence:problem:not-found"
     assert list(api.memories(agent)) == []  # nothing was written
 
 

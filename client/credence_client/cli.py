@@ -14,9 +14,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import httpx
+from pydantic import BaseModel
 
-from client.http import Credence, CredenceAPIError, set_only
+from credence_client.endpoints import set_only
+from credence_client.errors import CredenceAPIError, ServiceUnreachable
+from credence_client.sync import Credence
 
 Handler = Callable[[Credence, argparse.Namespace], Any]
 
@@ -37,7 +39,7 @@ def _search_options(a: argparse.Namespace) -> dict[str, Any]:
 def _context(api: Credence, a: argparse.Namespace) -> Any:
     out = api.context(a.agent, a.query, **set_only(max_tokens=a.max_tokens, max_memories=a.max_memories),
                       **_search_options(a))
-    return out if a.json else out["context"]
+    return out if a.json else out.context
 
 
 def _list(api: Credence, a: argparse.Namespace) -> Any:
@@ -115,6 +117,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def plain(out: Any) -> Any:
+    """Models (and lists of them) as plain JSON types, for printing."""
+    if isinstance(out, BaseModel):
+        return out.model_dump(mode="json")
+    if isinstance(out, list):
+        return [plain(item) for item in out]
+    return out
+
+
 def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
     """`api` lets a caller (the tests) hand in a client bound to an app; otherwise one from the
     environment and the flags."""
@@ -129,15 +140,15 @@ def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
         for error in exc.errors:
             print(f"  {error.get('field')}: {error.get('message')}", file=sys.stderr)
         return 1
-    except httpx.TransportError as exc:
-        print(f"credence: cannot reach the service: {exc}", file=sys.stderr)
+    except ServiceUnreachable as exc:
+        print(f"credence: {exc}", file=sys.stderr)
         return 3
     finally:
         if own:
             api.close()
     if out is not None:
         try:
-            print(out if isinstance(out, str) else json.dumps(out, indent=2, ensure_ascii=False), flush=True)
+            print(out if isinstance(out, str) else json.dumps(plain(out), indent=2, ensure_ascii=False), flush=True)
         except BrokenPipeError:  # `credence ... | head`: the reader has what it wanted
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0

@@ -1,0 +1,187 @@
+"""The asynchronous client: the same calls as `Credence` (sync.py), awaited, over `httpx.AsyncClient`.
+
+    async with AsyncCredence("http://127.0.0.1:8000") as api:
+        await api.remember("agent-1", "The user prefers dark mode")
+        async for memory in api.memories("agent-1"):
+            ...
+"""
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+
+from credence_client import endpoints as e
+from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
+from credence_client.endpoints import Call
+from credence_client.errors import ServiceUnreachable
+from credence_client.models import (AdminSearchResults, Conflict, Context, Deleted, Explanation, Feedback, History,
+                                    Link, Memory, PredicateSchema, Resolution, Review, SearchResults, StoredMemory,
+                                    Supersession)
+from credence_client.retry import Retry
+
+T = TypeVar("T")
+
+
+class AsyncCredence:
+    """`AsyncCredence("http://host:8000", api_key=...)` or `AsyncCredence.from_env()`; `await api.aclose()`,
+    or use `async with`. `http` may be any `httpx.AsyncClient` whose base URL is the service."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None,
+                 http: httpx.AsyncClient | None = None) -> None:
+        self._headers = headers(api_key, actor)
+        self._retry = retry or Retry()
+        self._owned = http is None
+        self._http = http if http is not None else httpx.AsyncClient(base_url=url, timeout=timeout)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "AsyncCredence":
+        """CREDENCE_URL, CREDENCE_API_KEY and CREDENCE_ACTOR; keyword arguments win."""
+        return cls(**{**from_environment(), **overrides})
+
+    async def aclose(self) -> None:
+        if self._owned:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> "AsyncCredence":
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def send(self, call: Call[T]) -> T:
+        """One call, retried on 503 as the retry policy says."""
+        attempt, waited = 1, 0.0
+        while True:
+            try:
+                response = await self._http.request(call.method, call.path, params=call.params, json=call.json,
+                                                    headers=self._headers)
+            except httpx.TransportError as exc:
+                raise ServiceUnreachable(str(self._http.base_url), exc) from exc
+            wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
+            if wait is None:
+                return call.result(response)
+            await anyio.sleep(wait)
+            attempt, waited = attempt + 1, waited + wait
+
+    async def _pages(self, path: str, params: dict[str, Any]) -> AsyncIterator[Memory]:
+        cursor = None
+        while True:
+            page = await self.send(e.page(path, params, cursor))
+            for item in page.items:
+                yield item
+            cursor = page.next_cursor
+            if not cursor:
+                return
+
+    # Memories
+    async def remember(self, agent: str, text: str, **fields: Any) -> StoredMemory:
+        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
+        return await self.send(e.remember(agent, text, fields))
+
+    async def remember_many(self, agent: str, memories: list[str | dict[str, Any]]) -> list[StoredMemory]:
+        """Store several memories in one transaction: all or none. Items are texts or field dicts."""
+        return await self.send(e.remember_many(agent, memories))
+
+    async def get(self, agent: str, memory_id: str) -> Memory:
+        return await self.send(e.get(agent, memory_id))
+
+    def memories(self, agent: str, **filters: Any) -> AsyncIterator[Memory]:
+        """Every memory that passes the filters (status, memory_type, include_*), page by page."""
+        return self._pages("/v1/memories", e.memories_params(agent, filters))
+
+    async def update(self, agent: str, memory_id: str, **changes: Any) -> Memory:
+        """PATCH: only the fields given change; pass expected_version to guard against lost updates."""
+        return await self.send(e.update(agent, memory_id, changes))
+
+    async def archive(self, agent: str, memory_id: str) -> Memory:
+        """Soft delete: the memory stays, archived, out of default retrieval."""
+        return await self.send(e.archive(agent, memory_id))
+
+    async def delete(self, agent: str, memory_id: str) -> Deleted:
+        """Hard delete: the memory, what only it referenced, and its audit payloads."""
+        return await self.send(e.delete(agent, memory_id))
+
+    async def history(self, agent: str, memory_id: str) -> History:
+        return await self.send(e.history(agent, memory_id))
+
+    # Retrieval
+    async def search(self, agent: str, query: str, **options: Any) -> SearchResults:
+        """Hybrid search; options as POST /v1/search (limit, mode, rerank, explain, filters)."""
+        return await self.send(e.search(agent, query, options))
+
+    async def search_many(self, agent: str, searches: list[dict[str, Any]]) -> list[SearchResults]:
+        return await self.send(e.search_many(agent, searches))
+
+    async def context(self, agent: str, query: str, **options: Any) -> Context:
+        """A prompt-ready context; options as POST /v1/context (max_memories, max_tokens, explain...)."""
+        return await self.send(e.context(agent, query, options))
+
+    async def admin_search(self, agents: list[str], query: str, **options: Any) -> AdminSearchResults:
+        """Cross-tenant search; needs a client built with the service's CREDENCE_ADMIN_API_KEY."""
+        return await self.send(e.admin_search(agents, query, options))
+
+    # Feedback
+    async def reinforce(self, agent: str, memory_id: str) -> Feedback:
+        return await self.send(e.reinforce(agent, memory_id))
+
+    async def dispute(self, agent: str, memory_id: str, reason: str | None = None) -> Feedback:
+        return await self.send(e.dispute(agent, memory_id, reason))
+
+    async def corroborate(self, agent: str, memory_id: str, source: str, ref: str | None = None) -> Feedback:
+        return await self.send(e.corroborate(agent, memory_id, source, ref))
+
+    # Review: conflicts, quarantine, explanations
+    async def conflicts(self, agent: str, **filters: Any) -> list[Conflict]:
+        """Pending conflicts; filters subject, predicate, include_resolved, limit."""
+        return await self.send(e.conflicts(agent, filters))
+
+    async def resolve_conflict(self, agent: str, conflict_id: str, action: str, reason: str | None = None) -> Resolution:
+        """supersede, reject or keep_both."""
+        return await self.send(e.resolve_conflict(agent, conflict_id, action, reason))
+
+    def quarantined(self, agent: str) -> AsyncIterator[Memory]:
+        return self._pages("/v1/quarantine", e.quarantined_params(agent))
+
+    async def quarantine(self, agent: str, memory_id: str, details: str | None = None, reason: str | None = None) -> Memory:
+        """Take a memory out of retrieval for review; reason manual (default) or suspicious_input."""
+        return await self.send(e.quarantine(agent, memory_id, details, reason))
+
+    async def review(self, agent: str, memory_id: str, action: str, reason: str | None = None) -> Review:
+        """Activate (conflicts are resolved again) or reject a quarantined memory."""
+        return await self.send(e.review(agent, memory_id, action, reason))
+
+    async def explain(self, agent: str, memory_id: str) -> Explanation:
+        return await self.send(e.explain(agent, memory_id))
+
+    async def explain_supersession(self, agent: str, memory_id: str) -> Supersession:
+        return await self.send(e.explain_supersession(agent, memory_id))
+
+    # Links
+    async def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
+        """SUPPORTS or CAUSES from this memory to another of the same agent; returns its links."""
+        return await self.send(e.link(agent, memory_id, type, to, note))
+
+    async def links(self, agent: str, memory_id: str) -> list[Link]:
+        return await self.send(e.links(agent, memory_id))
+
+    async def unlink(self, agent: str, memory_id: str, type: str, to: str) -> None:
+        await self.send(e.unlink(agent, memory_id, type, to))
+
+    # Predicate schemas
+    async def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:
+        return await self.send(e.put_predicate(agent, predicate, schema))
+
+    async def predicate(self, agent: str, predicate: str) -> PredicateSchema:
+        return await self.send(e.predicate(agent, predicate))
+
+    async def predicates(self, agent: str) -> list[PredicateSchema]:
+        return await self.send(e.predicates(agent))
+
+    # Service
+    async def ready(self) -> dict[str, Any]:
+        return await self.send(e.ready())
+

@@ -1,0 +1,209 @@
+"""The HTTP API (v1), one function per call: what to send and how to read the answer. The sync and the
+async clients (sync.py, aio.py) send the same `Call`s, so a route's path, body and answer type have
+one home here. Fields are keyword arguments passed through as the request's JSON: the service
+validates them, and its own defaults apply to what a caller leaves out."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, TypeAdapter
+
+from credence_client.errors import CredenceAPIError
+from credence_client.models import (AdminSearchResults, Conflict, Context, Deleted, Explanation, Feedback, History,
+                                    Link, Memory, MemoryPage, PredicateSchema, Resolution, Review, SearchResults,
+                                    StoredMemory, Supersession)
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+def set_only(**fields: Any) -> dict[str, Any]:
+    """Leave out what the caller did not set (None), so the service's defaults apply."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _raw(body: Any) -> Any:
+    return body
+
+
+@dataclass(frozen=True)
+class Call(Generic[T]):
+    method: str
+    path: str
+    params: dict[str, Any] | None = None
+    json: Any = None
+    read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
+
+    def result(self, response: httpx.Response) -> T:
+        """The answer read, or the problem raised as its CredenceAPIError subclass."""
+        if response.status_code >= 400:
+            raise CredenceAPIError.of(response)
+        return self.read(response.json() if response.content else None)
+
+
+def _model(model: type[M]) -> Callable[[Any], M]:
+    return model.model_validate
+
+
+def _items(model: type[M], key: str) -> Callable[[Any], list[M]]:
+    adapter = TypeAdapter(list[model])  # type: ignore[valid-type]
+    return lambda body: adapter.validate_python(body[key])
+
+
+def _seg(value: str) -> str:
+    """One path segment, escaped: an id a model made up ("../conflicts") cannot reach another route."""
+    return quote(str(value), safe="")
+
+
+def _memory(agent: str, memory_id: str, action: str = "") -> tuple[str, dict[str, Any]]:
+    return f"/v1/memories/{_seg(memory_id)}{action}", {"agent": agent}
+
+
+# Memories
+def remember(agent: str, text: str, fields: dict[str, Any]) -> Call[StoredMemory]:
+    return Call("POST", "/v1/memories", json={"agent": agent, "text": text, **fields}, read=_model(StoredMemory))
+
+
+def remember_many(agent: str, memories: list[str | dict[str, Any]]) -> Call[list[StoredMemory]]:
+    items = [{"agent": agent, **({"text": m} if isinstance(m, str) else m)} for m in memories]
+    return Call("POST", "/v1/memories:batch", json={"memories": items}, read=_items(StoredMemory, "memories"))
+
+
+def get(agent: str, memory_id: str) -> Call[Memory]:
+    path, params = _memory(agent, memory_id)
+    return Call("GET", path, params, read=_model(Memory))
+
+
+def page(path: str, params: dict[str, Any], cursor: str | None) -> Call[MemoryPage]:
+    """One page of a listing; the clients follow `next_cursor` to the end."""
+    return Call("GET", path, set_only(**params, cursor=cursor), read=_model(MemoryPage))
+
+
+def memories_params(agent: str, filters: dict[str, Any]) -> dict[str, Any]:
+    return {"agent": agent, "limit": 200, **filters}
+
+
+def update(agent: str, memory_id: str, changes: dict[str, Any]) -> Call[Memory]:
+    path, params = _memory(agent, memory_id)
+    return Call("PATCH", path, params, json=changes, read=_model(Memory))
+
+
+def archive(agent: str, memory_id: str) -> Call[Memory]:
+    path, params = _memory(agent, memory_id)
+    return Call("DELETE", path, params, read=_model(Memory))
+
+
+def delete(agent: str, memory_id: str) -> Call[Deleted]:
+    path, params = _memory(agent, memory_id)
+    return Call("DELETE", path, {**params, "hard": "true"}, read=_model(Deleted))
+
+
+def history(agent: str, memory_id: str) -> Call[History]:
+    path, params = _memory(agent, memory_id, "/history")
+    return Call("GET", path, params, read=_model(History))
+
+
+# Retrieval
+def search(agent: str, query: str, options: dict[str, Any]) -> Call[SearchResults]:
+    return Call("POST", "/v1/search", json={"agent": agent, "query": query, **options}, read=_model(SearchResults))
+
+
+def search_many(agent: str, searches: list[dict[str, Any]]) -> Call[list[SearchResults]]:
+    return Call("POST", "/v1/search:many", json={"agent": agent, "searches": searches},
+                read=_items(SearchResults, "results"))
+
+
+def context(agent: str, query: str, options: dict[str, Any]) -> Call[Context]:
+    return Call("POST", "/v1/context", json={"agent": agent, "query": query, **options}, read=_model(Context))
+
+
+def admin_search(agents: list[str], query: str, options: dict[str, Any]) -> Call[AdminSearchResults]:
+    return Call("POST", "/v1/admin/search", json={"agents": agents, "query": query, **options},
+                read=_model(AdminSearchResults))
+
+
+# Feedback
+def reinforce(agent: str, memory_id: str) -> Call[Feedback]:
+    path, params = _memory(agent, memory_id, "/reinforce")
+    return Call("POST", path, params, read=_model(Feedback))
+
+
+def dispute(agent: str, memory_id: str, reason: str | None) -> Call[Feedback]:
+    path, params = _memory(agent, memory_id, "/dispute")
+    return Call("POST", path, params, json=set_only(reason=reason), read=_model(Feedback))
+
+
+def corroborate(agent: str, memory_id: str, source: str, ref: str | None) -> Call[Feedback]:
+    path, params = _memory(agent, memory_id, "/corroborate")
+    return Call("POST", path, params, json={"source": set_only(source=source, ref=ref)}, read=_model(Feedback))
+
+
+# Review: conflicts, quarantine, explanations
+def conflicts(agent: str, filters: dict[str, Any]) -> Call[list[Conflict]]:
+    return Call("GET", "/v1/conflicts", {"agent": agent, **filters}, read=_items(Conflict, "conflicts"))
+
+
+def resolve_conflict(agent: str, conflict_id: str, action: str, reason: str | None) -> Call[Resolution]:
+    return Call("POST", f"/v1/conflicts/{_seg(conflict_id)}/resolve", {"agent": agent},
+                json=set_only(action=action, reason=reason), read=_model(Resolution))
+
+
+def quarantined_params(agent: str) -> dict[str, Any]:
+    return {"agent": agent, "limit": 200}
+
+
+def quarantine(agent: str, memory_id: str, details: str | None, reason: str | None) -> Call[Memory]:
+    path, params = _memory(agent, memory_id, "/quarantine")
+    return Call("POST", path, params, json=set_only(reason=reason, details=details), read=_model(Memory))
+
+
+def review(agent: str, memory_id: str, action: str, reason: str | None) -> Call[Review]:
+    return Call("POST", f"/v1/quarantine/{_seg(memory_id)}/review", {"agent": agent},
+                json=set_only(action=action, reason=reason), read=_model(Review))
+
+
+def explain(agent: str, memory_id: str) -> Call[Explanation]:
+    path, params = _memory(agent, memory_id, "/explain")
+    return Call("GET", path, params, read=_model(Explanation))
+
+
+def explain_supersession(agent: str, memory_id: str) -> Call[Supersession]:
+    path, params = _memory(agent, memory_id, "/explain/supersession")
+    return Call("GET", path, params, read=_model(Supersession))
+
+
+# Links
+def link(agent: str, memory_id: str, type: str, to: str, note: str | None) -> Call[list[Link]]:
+    return Call("POST", f"/v1/memories/{_seg(memory_id)}/links", json=set_only(agent=agent, type=type, to=to, note=note),
+                read=_items(Link, "links"))
+
+
+def links(agent: str, memory_id: str) -> Call[list[Link]]:
+    path, params = _memory(agent, memory_id, "/links")
+    return Call("GET", path, params, read=_items(Link, "links"))
+
+
+def unlink(agent: str, memory_id: str, type: str, to: str) -> Call[None]:
+    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent}, read=lambda _: None)
+
+
+# Predicate schemas
+def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:
+    return Call("PUT", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, json=schema, read=_model(PredicateSchema))
+
+
+def predicate(agent: str, predicate: str) -> Call[PredicateSchema]:
+    return Call("GET", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, read=_model(PredicateSchema))
+
+
+def predicates(agent: str) -> Call[list[PredicateSchema]]:
+    return Call("GET", "/v1/predicates", {"agent": agent}, read=_items(PredicateSchema, "predicates"))
+
+
+# Service
+def ready() -> Call[dict[str, Any]]:
+    return Call("GET", "/ready")

@@ -1,0 +1,291 @@
+"""Typed answers. Each model reads one response schema of the service, named in `openapi`; a test
+(tests/integration/test_client_schema.py) fetches the live /openapi.json and checks that every field
+declared here exists there with a compatible type, and that a field required here is required there.
+
+Written by hand rather than generated, so that names read well (`Memory`, not `MemoryOut`) and the
+package needs no generator; `extra="allow"` keeps fields a newer service adds (`model_extra`), so an
+older client reads a newer service's answers without failing."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    openapi: ClassVar[str]  # the component in the service's /openapi.json this model reads
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON types (datetimes as ISO-8601 strings), extra fields included."""
+        return self.model_dump(mode="json")
+
+
+class Claim(Model):
+    openapi = "ClaimOut"
+    subject: str
+    predicate: str
+    value: str
+    normalized_value: str | None
+    exclusive: bool
+    scope: str
+    session_id: str | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+
+
+class Quarantine(Model):
+    openapi = "QuarantineOut"
+    reason: str
+    details: str | None
+    created_at: datetime
+    resolution: str | None
+    resolved_at: datetime | None
+
+
+class Memory(Model):
+    openapi = "MemoryOut"
+    id: str
+    agent: str
+    text: str
+    memory_type: str
+    category: str | None
+    importance: float
+    tags: list[str]
+    status: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    event_at: datetime | None
+    metadata: dict[str, Any] | None
+    source_type: str
+    corroboration: int
+    reinforcements: int
+    disputes: int
+    trust: float
+    confidence: float
+    quarantine: Quarantine | None
+    claim: Claim | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+
+
+class StoredMemory(Memory):
+    """A write's answer: the memory, and what the write did to the beliefs around it."""
+    openapi = "StoreOut"
+    deduplicated: bool
+    superseded: list[str]
+    quarantined: bool
+    pending_conflict_id: str | None
+    conflicts: list[str]
+
+
+class MemoryPage(Model):
+    openapi = "MemoryPage"
+    count: int
+    items: list[Memory]
+    next_cursor: str | None
+
+
+class Deleted(Model):
+    openapi = "HardDeleteOut"
+    id: str
+    deleted: bool = True
+    related_nodes_removed: int
+
+
+class Operation(Model):
+    openapi = "OperationOut"
+    id: str
+    op: str
+    actor: str
+    at: datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+class History(Model):
+    openapi = "HistoryOut"
+    id: str
+    count: int
+    operations: list[Operation]
+
+
+class SearchHit(Memory):
+    openapi = "SearchHitOut"
+    score: float
+    similarity: float | None
+    composite_score: float
+    ranking_signals: dict[str, float]
+    explain: dict[str, Any] | None = None
+
+
+class SearchMeta(Model):
+    openapi = "SearchMetaOut"
+    query: str
+    agent: str
+    options: dict[str, Any]
+    counts: dict[str, int]
+    excluded: dict[str, int]
+    strategy: str
+
+
+class SearchResults(Model):
+    openapi = "SearchResponse"
+    count: int
+    results: list[SearchHit]
+    meta: SearchMeta | None = None
+
+
+class AdminSearchResults(Model):
+    openapi = "AdminSearchResponse"
+    count: int
+    results: list[SearchHit]
+    meta: dict[str, SearchMeta] | None = None
+
+
+class ContextMemory(Model):
+    openapi = "ContextMemoryOut"
+    id: str
+    text: str
+    memory_type: str
+    status: str
+    composite_score: float
+    via: str
+    expanded_from: list[str]
+
+
+class Excluded(Model):
+    openapi = "ExcludedOut"
+    id: str
+    reason: str
+    value: float
+
+
+class Context(Model):
+    openapi = "ContextResponse"
+    context: str
+    token_estimate: int
+    included: int
+    excluded: int
+    excluded_reasons: list[Excluded]
+    memories: list[ContextMemory]
+    explain: dict[str, Any] | None = None
+
+
+class Feedback(Model):
+    openapi = "FeedbackOut"
+    id: str
+    reinforcements: int
+    disputes: int
+    corroboration: int
+    trust: float
+    confidence: float
+    status: str
+
+
+class Conflict(Model):
+    openapi = "ConflictOut"
+    id: str
+    status: str
+    reason: str
+    rule: str | None
+    resolution: str | None
+    resolved_by: str | None
+    new_trust: float
+    existing_trust: float
+    created_at: datetime
+    resolved_at: datetime | None
+    new_id: str
+    existing_id: str
+    new_status: str | None
+    existing_status: str | None
+    new_claim: Claim | None
+    existing_claim: Claim | None
+
+
+class Resolution(Model):
+    openapi = "ResolveOut"
+    conflict_id: str
+    action: str
+    memory: Memory
+    superseded: list[str]
+    resolved_conflicts: list[str]
+
+
+class Review(Model):
+    openapi = "ReviewOut"
+    memory: Memory
+    superseded: list[str]
+    pending_conflict_id: str | None
+
+
+class TrustTerms(Model):
+    openapi = "TrustTermsOut"
+    source_base: float
+    corroboration_bonus: float
+    feedback_signal: float
+    recency_penalty: float
+    trust: float
+    stored: float
+    computed_at: datetime
+    inputs: dict[str, Any]
+
+
+class Explanation(Model):
+    openapi = "ExplainOut"
+    memory: Memory
+    status: str
+    trust: TrustTerms
+    sources: list[dict[str, Any]]
+    claim: Claim | None
+    conflicts: list[dict[str, Any]]
+    superseded_by: list[dict[str, Any]]
+    supersedes: list[dict[str, Any]]
+
+
+class Supersession(Model):
+    openapi = "SupersessionOut"
+    id: str
+    status: str
+    superseded: bool
+    superseded_by: list[dict[str, Any]]
+    claim: Claim | None
+
+
+class Link(Model):
+    openapi = "LinkOut"
+    type: str
+    direction: str
+    id: str
+    at: datetime | None
+    note: str | None = None
+    reason: str | None = None
+
+
+class Links(Model):
+    openapi = "LinksOut"
+    id: str
+    links: list[Link]
+
+
+class PredicateSchema(Model):
+    openapi = "PredicateSchemaOut"
+    predicate: str
+    cardinality: str
+    conflict_policy: str
+    normalize: str
+    dedup_policy: str
+    registered: bool
+    updated_at: datetime | None
+
+
+# Every model above, for the schema test and for readers.
+ALL: tuple[type[Model], ...] = (
+    Claim, Quarantine, Memory, StoredMemory, MemoryPage, Deleted, Operation, History, SearchHit, SearchMeta,
+    SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution, Review,
+    TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema,
+)

@@ -1,0 +1,189 @@
+"""The synchronous client. One method per call of the HTTP API (v1); answers are typed models
+(models.py), rejections raise typed exceptions (errors.py), and a 503 is retried (retry.py).
+
+    with Credence("http://127.0.0.1:8000", api_key="...") as api:
+        api.remember("agent-1", "The user prefers dark mode", memory_type="preference")
+        hits = api.search("agent-1", "UI theme").results
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+import httpx
+
+from credence_client import endpoints as e
+from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
+from credence_client.endpoints import Call, set_only
+from credence_client.errors import ServiceUnreachable
+from credence_client.models import (AdminSearchResults, Conflict, Context, Deleted, Explanation, Feedback, History,
+                                    Link, Memory, PredicateSchema, Resolution, Review, SearchResults, StoredMemory,
+                                    Supersession)
+from credence_client.retry import Retry
+
+T = TypeVar("T")
+
+
+class Credence:
+    """`Credence("http://host:8000", api_key=...)`, or `Credence.from_env()`; close it, or use `with`.
+
+    `http` may be any `httpx.Client` whose base URL is the service (the tests pass FastAPI's
+    TestClient); `retry` says how a 503 is retried (`Retry(attempts=1)`: never)."""
+
+    def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None, http: httpx.Client | None = None) -> None:
+        self._headers = headers(api_key, actor)
+        self._retry = retry or Retry()
+        self._owned = http is None
+        self._http = http if http is not None else httpx.Client(base_url=url, timeout=timeout)
+
+    @classmethod
+    def from_env(cls, **overrides: Any) -> "Credence":
+        """CREDENCE_URL, CREDENCE_API_KEY and CREDENCE_ACTOR; keyword arguments win."""
+        return cls(**{**from_environment(), **overrides})
+
+    def close(self) -> None:
+        if self._owned:
+            self._http.close()
+
+    def __enter__(self) -> "Credence":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def send(self, call: Call[T]) -> T:
+        """One call, retried on 503 as the retry policy says."""
+        attempt, waited = 1, 0.0
+        while True:
+            try:
+                response = self._http.request(call.method, call.path, params=call.params, json=call.json,
+                                              headers=self._headers)
+            except httpx.TransportError as exc:
+                raise ServiceUnreachable(str(self._http.base_url), exc) from exc
+            wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
+            if wait is None:
+                return call.result(response)
+            time.sleep(wait)
+            attempt, waited = attempt + 1, waited + wait
+
+    def _pages(self, path: str, params: dict[str, Any]) -> Iterator[Memory]:
+        cursor = None
+        while True:
+            page = self.send(e.page(path, params, cursor))
+            yield from page.items
+            cursor = page.next_cursor
+            if not cursor:
+                return
+
+    # Memories
+    def remember(self, agent: str, text: str, **fields: Any) -> StoredMemory:
+        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
+        return self.send(e.remember(agent, text, fields))
+
+    def remember_many(self, agent: str, memories: list[str | dict[str, Any]]) -> list[StoredMemory]:
+        """Store several memories in one transaction: all or none. Items are texts or field dicts."""
+        return self.send(e.remember_many(agent, memories))
+
+    def get(self, agent: str, memory_id: str) -> Memory:
+        return self.send(e.get(agent, memory_id))
+
+    def memories(self, agent: str, **filters: Any) -> Iterator[Memory]:
+        """Every memory that passes the filters (status, memory_type, include_*), page by page."""
+        return self._pages("/v1/memories", e.memories_params(agent, filters))
+
+    def update(self, agent: str, memory_id: str, **changes: Any) -> Memory:
+        """PATCH: only the fields given change; pass expected_version to guard against lost updates."""
+        return self.send(e.update(agent, memory_id, changes))
+
+    def archive(self, agent: str, memory_id: str) -> Memory:
+        """Soft delete: the memory stays, archived, out of default retrieval."""
+        return self.send(e.archive(agent, memory_id))
+
+    def delete(self, agent: str, memory_id: str) -> Deleted:
+        """Hard delete: the memory, what only it referenced, and its audit payloads."""
+        return self.send(e.delete(agent, memory_id))
+
+    def history(self, agent: str, memory_id: str) -> History:
+        return self.send(e.history(agent, memory_id))
+
+    # Retrieval
+    def search(self, agent: str, query: str, **options: Any) -> SearchResults:
+        """Hybrid search; options as POST /v1/search (limit, mode, rerank, explain, filters)."""
+        return self.send(e.search(agent, query, options))
+
+    def search_many(self, agent: str, searches: list[dict[str, Any]]) -> list[SearchResults]:
+        return self.send(e.search_many(agent, searches))
+
+    def context(self, agent: str, query: str, **options: Any) -> Context:
+        """A prompt-ready context; options as POST /v1/context (max_memories, max_tokens, explain...)."""
+        return self.send(e.context(agent, query, options))
+
+    def admin_search(self, agents: list[str], query: str, **options: Any) -> AdminSearchResults:
+        """Cross-tenant search; needs a client built with the service's CREDENCE_ADMIN_API_KEY."""
+        return self.send(e.admin_search(agents, query, options))
+
+    # Feedback
+    def reinforce(self, agent: str, memory_id: str) -> Feedback:
+        return self.send(e.reinforce(agent, memory_id))
+
+    def dispute(self, agent: str, memory_id: str, reason: str | None = None) -> Feedback:
+        return self.send(e.dispute(agent, memory_id, reason))
+
+    def corroborate(self, agent: str, memory_id: str, source: str, ref: str | None = None) -> Feedback:
+        return self.send(e.corroborate(agent, memory_id, source, ref))
+
+    # Review: conflicts, quarantine, explanations
+    def conflicts(self, agent: str, **filters: Any) -> list[Conflict]:
+        """Pending conflicts; filters subject, predicate, include_resolved, limit."""
+        return self.send(e.conflicts(agent, filters))
+
+    def resolve_conflict(self, agent: str, conflict_id: str, action: str, reason: str | None = None) -> Resolution:
+        """supersede, reject or keep_both."""
+        return self.send(e.resolve_conflict(agent, conflict_id, action, reason))
+
+    def quarantined(self, agent: str) -> Iterator[Memory]:
+        return self._pages("/v1/quarantine", e.quarantined_params(agent))
+
+    def quarantine(self, agent: str, memory_id: str, details: str | None = None, reason: str | None = None) -> Memory:
+        """Take a memory out of retrieval for review; reason manual (default) or suspicious_input."""
+        return self.send(e.quarantine(agent, memory_id, details, reason))
+
+    def review(self, agent: str, memory_id: str, action: str, reason: str | None = None) -> Review:
+        """Activate (conflicts are resolved again) or reject a quarantined memory."""
+        return self.send(e.review(agent, memory_id, action, reason))
+
+    def explain(self, agent: str, memory_id: str) -> Explanation:
+        return self.send(e.explain(agent, memory_id))
+
+    def explain_supersession(self, agent: str, memory_id: str) -> Supersession:
+        return self.send(e.explain_supersession(agent, memory_id))
+
+    # Links
+    def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
+        """SUPPORTS or CAUSES from this memory to another of the same agent; returns its links."""
+        return self.send(e.link(agent, memory_id, type, to, note))
+
+    def links(self, agent: str, memory_id: str) -> list[Link]:
+        return self.send(e.links(agent, memory_id))
+
+    def unlink(self, agent: str, memory_id: str, type: str, to: str) -> None:
+        self.send(e.unlink(agent, memory_id, type, to))
+
+    # Predicate schemas
+    def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:
+        return self.send(e.put_predicate(agent, predicate, schema))
+
+    def predicate(self, agent: str, predicate: str) -> PredicateSchema:
+        return self.send(e.predicate(agent, predicate))
+
+    def predicates(self, agent: str) -> list[PredicateSchema]:
+        return self.send(e.predicates(agent))
+
+    # Service
+    def ready(self) -> dict[str, Any]:
+        return self.send(e.ready())
+
+
+__all__ = ["Credence", "set_only"]
