@@ -9,7 +9,7 @@ from fastapi import Depends, FastAPI
 
 from api import problems
 from api.deps import require_admin_key, require_api_key
-from api.routers import admin, context, feedback, health, links, memories, predicates, review, search
+from api.routers import admin, context, feedback, health, links, memories, predicates, review, search, transfer
 from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings
@@ -38,7 +38,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     problems.install(app)
     app.include_router(health.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router):
+                   predicates.router, transfer.router):
         app.include_router(router, dependencies=[Depends(require_api_key)])
     app.include_router(admin.router, dependencies=[Depends(require_admin_key)])
     return app

@@ -1,0 +1,90 @@
+"""/v1/export and /v1/import: a tenant as JSON Lines out, and batches of such lines (or mem0
+memories) back in. The format and its guarantees: docs/transfer.md."""
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, Field
+
+from api.deps import ActorDep, AgentQuery, ServicesDep
+from graph.services import Services
+from graph.transfer.export import ExportService
+from graph.transfer.importer import ImportService
+
+router = APIRouter(prefix="/v1", tags=["transfer"])
+
+MEDIA_TYPE = "application/x-ndjson"
+MAX_IMPORT_BYTES = 32 * 1024 * 1024  # per request: a batch of lines, not a whole file
+
+
+class ImportOut(BaseModel):
+    lines: int = Field(description="Lines read from the body (blank lines not counted).")
+    created: dict[str, int] = Field(description="New nodes per kind: predicate, memory, conflict, operation.")
+    existing: dict[str, int] = Field(description="Lines whose node the tenant already held, left as they were.")
+
+
+def _exporter(services: Services) -> ExportService:
+    return ExportService(services.runner, services.encoder.embedder.name, services.encoder.dimensions)
+
+
+def _importer(services: Services) -> ImportService:
+    return ImportService(services.runner, services.encoder, max_text_chars=services.settings.max_text_chars,
+                         max_lines=services.settings.max_batch, on_vectors_written=services.retrieval.vectors_written)
+
+
+@router.get("/export", response_class=StreamingResponse,
+            responses={200: {"content": {MEDIA_TYPE: {}}, "description": "One JSON object per line."}},
+            summary="Stream a tenant as JSON Lines: header, predicates, memories (with claims and sources), "
+                    "edges, conflicts, audit records, end")
+async def export(agent: AgentQuery, services: ServicesDep,
+                 embeddings: Annotated[bool, Query(description="Include each memory's vector (large).")] = False
+                 ) -> StreamingResponse:
+    pages = _exporter(services).lines(agent, embeddings=embeddings)
+    # The header and the first page are read before the response starts, so an unreachable backend
+    # is still a 503 problem rather than a cut stream.
+    first = [await anext(pages), await anext(pages)]
+
+    async def body() -> AsyncIterator[str]:
+        for page in first:
+            yield _jsonl(page)
+        async for page in pages:
+            yield _jsonl(page)
+
+    return StreamingResponse(body(), media_type=MEDIA_TYPE)
+
+
+@router.post("/import", response_model=ImportOut,
+             summary="Import one batch of export lines (or mem0 memories) in one transaction; idempotent",
+             openapi_extra={"requestBody": {"required": True, "content": {
+                 MEDIA_TYPE: {"schema": {"type": "string", "description": "Export lines, one JSON object per line."}},
+                 "application/json": {"schema": {"type": "array", "items": {"type": "object"}}}}}})
+async def import_lines(
+    agent: AgentQuery, request: Request, services: ServicesDep, actor: ActorDep,
+    first_line: Annotated[int, Query(ge=1, description="The file line number of the body's first line, so "
+                                                       "errors name the line of the file.")] = 1,
+) -> ImportOut:
+    body = await _bounded(request)
+    result = await _importer(services).import_body(agent, body, first_line=first_line, actor=actor)
+    return ImportOut(lines=result.lines, created=result.created, existing=result.existing)
+
+
+def _jsonl(lines: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
+
+
+async def _bounded(request: Request) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > MAX_IMPORT_BYTES:
+        raise HTTPException(413, f"the body is larger than {MAX_IMPORT_BYTES} bytes; send the file in smaller batches")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_IMPORT_BYTES:
+            raise HTTPException(413, f"the body is larger than {MAX_IMPORT_BYTES} bytes; send the file in smaller "
+                                     "batches")
+        chunks.append(chunk)
+    return b"".join(chunks)

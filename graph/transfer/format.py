@@ -1,0 +1,132 @@
+"""The export format, line by line (docs/transfer.md): what each kind of line holds, and how graph
+records become lines. Pure: no I/O.
+
+Every line is a JSON object with a `kind`. The first is the header, the last the end line; between
+them predicates, memories (each with its claim and its sources), edges, conflicts and audit
+records, in that order, so a line only ever points at lines before it."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from graph.core.timeutil import from_graph, iso
+
+FORMAT = "credence-export"
+VERSION = 1
+
+# Memory properties, as the graph holds them. `agent` is the header's (an import names its own),
+# `claim_key` is derived from the agent and the claim, and `embedding` is derived from the text by
+# the model (exported only on request: the vectors triple the file).
+MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
+                 "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
+                 "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count")
+MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
+                "valid_from", "valid_until", "last_accessed_at")
+MEMORY_DERIVED = ("agent", "claim_key", "embedding")
+# `locking` is set and removed inside one transaction (a write lock); it is never committed.
+TRANSIENT = ("locking", "import_token")
+
+CLAIM_VALUES = ("subject", "predicate", "value", "normalized_value", "exclusive", "scope", "session_id")
+CLAIM_TIMES = ("valid_from", "valid_until")
+ENTITY_ROLES = ("subject", "value")
+
+# Memory-to-memory edges and the properties each carries (`at` is a time).
+EDGE_PROPERTIES = {
+    "SUPPORTS": ("at", "note"),
+    "CAUSES": ("at", "note"),
+    "SUPERSEDES": ("at", "reason", "new_trust", "old_trust"),
+    "CONTRADICTS": (),
+}
+CONFLICT_VALUES = ("id", "status", "reason", "rule", "new_trust", "existing_trust", "resolution", "resolved_by")
+CONFLICT_TIMES = ("created_at", "resolved_at")
+CONFLICT_ROLES = ("new", "existing")
+OPERATION_VALUES = ("id", "op", "actor", "before", "after", "redacted")
+PREDICATE_VALUES = ("predicate", "cardinality", "conflict_policy", "normalize", "dedup_policy")
+PREDICATE_TIMES = ("created_at", "updated_at")
+
+
+def time_text(value: Any) -> str | None:
+    return iso(from_graph(value)) if value is not None else None
+
+
+def _plain(value: Any) -> Any:
+    """A property value as JSON: times as ISO-8601 UTC strings, the rest as it is."""
+    if hasattr(value, "to_native") or isinstance(value, datetime):
+        return time_text(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _json_text(value: str | None) -> Any:
+    return json.loads(value) if value else None
+
+
+def _extra(props: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+    """Properties this version does not know (a newer writer's): exported as they are, so nothing is
+    lost silently; an import of this version refuses them by name."""
+    return {k: _plain(v) for k, v in sorted(props.items()) if k not in known and k not in TRANSIENT}
+
+
+def header(agent: str, exported_at: datetime, model: str, dimensions: int, embeddings: bool) -> dict[str, Any]:
+    return {"kind": "header", "format": FORMAT, "version": VERSION, "agent": agent, "exported_at": iso(exported_at),
+            "embedding_model": model, "embedding_dimensions": dimensions, "embeddings": embeddings}
+
+
+def end(counts: dict[str, int]) -> dict[str, Any]:
+    return {"kind": "end", "counts": counts}
+
+
+def predicate_line(p: dict[str, Any]) -> dict[str, Any]:
+    line = {"kind": "predicate", **{k: p.get(k) for k in PREDICATE_VALUES},
+            **{k: time_text(p.get(k)) for k in PREDICATE_TIMES}}
+    return {**line, **_extra(p, (*PREDICATE_VALUES, *PREDICATE_TIMES, "agent", "key"))}
+
+
+def memory_line(m: dict[str, Any], claim: dict[str, Any] | None, about: list[dict[str, Any]] | None,
+                sources: list[dict[str, Any]] | None) -> dict[str, Any]:
+    line: dict[str, Any] = {"kind": "memory"}
+    for k in MEMORY_VALUES:
+        line[k] = _json_text(m.get(k)) if k == "metadata" else m.get(k)
+    line["tags"] = list(line["tags"] or [])
+    line.update({k: time_text(m.get(k)) for k in MEMORY_TIMES})
+    line["claim"] = None
+    if claim:
+        line["claim"] = {**{k: claim.get(k) for k in CLAIM_VALUES}, **{k: time_text(claim.get(k)) for k in CLAIM_TIMES},
+                         "about": sorted(about or [], key=lambda a: (a["role"], a["name"])),
+                         **_extra(claim, (*CLAIM_VALUES, *CLAIM_TIMES, "agent"))}
+    line["sources"] = sorted(({"type": s["type"], "ref": s["ref"], "at": time_text(s["at"])} for s in sources or []),
+                             key=lambda s: (s["type"], s["ref"]))
+    if m.get("embedding") is not None:
+        line["embedding"] = [float(x) for x in m["embedding"]]
+    return {**line, **_extra(m, (*MEMORY_VALUES, *MEMORY_TIMES, *MEMORY_DERIVED))}
+
+
+def edge_lines(from_id: str, edges: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    lines = []
+    for e in edges:
+        props = e.get("props") or {}
+        line = {"kind": "edge", "type": e["type"], "from": from_id, "to": e["to"],
+                **{k: _plain(props.get(k)) for k in EDGE_PROPERTIES.get(e["type"], ())},
+                **_extra(props, EDGE_PROPERTIES.get(e["type"], ()))}
+        lines.append(line)
+    return sorted(lines, key=lambda l: (l["type"], l["to"], l.get("at") or ""))
+
+
+def conflict_line(c: dict[str, Any], involves: list[dict[str, Any]]) -> dict[str, Any]:
+    line = {"kind": "conflict", **{k: c.get(k) for k in CONFLICT_VALUES},
+            **{k: time_text(c.get(k)) for k in CONFLICT_TIMES},
+            "involves": sorted(({"role": i["role"], "id": i["id"]} for i in involves),
+                               key=lambda i: (CONFLICT_ROLES.index(i["role"]) if i["role"] in CONFLICT_ROLES else 9,
+                                              i["id"]))}
+    return {**line, **_extra(c, (*CONFLICT_VALUES, *CONFLICT_TIMES, "agent"))}
+
+
+def operation_line(o: dict[str, Any], memory_ids: list[str]) -> dict[str, Any]:
+    line = {"kind": "operation", "id": o.get("id"), "op": o.get("op"), "actor": o.get("actor"),
+            "at": time_text(o.get("at")),
+            # Stored as JSON text (a property cannot hold a map); exported as the objects they are.
+            "before": _json_text(o.get("before")), "after": _json_text(o.get("after")),
+            "redacted": o.get("redacted"), "memory_ids": sorted(memory_ids)}
+    return {**line, **_extra(o, (*OPERATION_VALUES, "at", "agent"))}
