@@ -5,8 +5,9 @@
 MATCH (m:Memory {agent: $agent, status: 'active'})-[:ASSERTS]->(c:Claim {agent: $agent, subject: $subject, predicate: $predicate})
 WHERE c.normalized_value = $normalized_value AND c.scope = $scope
   AND ($scope <> 'session' OR c.session_id = $session_id)
-  AND (c.valid_from IS NULL OR $valid_until IS NULL OR c.valid_from <= datetime($valid_until))
-  AND (c.valid_until IS NULL OR $valid_from IS NULL OR datetime($valid_from) <= c.valid_until)
+  // Windows are half-open [valid_from, valid_until): [a, b) and [b, c) touch and do not overlap.
+  AND (c.valid_from IS NULL OR $valid_until IS NULL OR c.valid_from < datetime($valid_until))
+  AND (c.valid_until IS NULL OR $valid_from IS NULL OR datetime($valid_from) < c.valid_until)
 RETURN m.id AS id
 ORDER BY m.created_at
 LIMIT 1

@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph.memories import audit
-from graph.beliefs.rivalry import conflict_rows, review_policy, rivals, settled_by_activation, unrecorded
+from graph.beliefs.rivalry import (apply_succession, conflict_rows, me_of, review_policy, rivals,
+                                   settled_by_activation, succession, unrecorded)
 from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
 from graph.memories.model import Memory
@@ -12,8 +13,7 @@ from graph.beliefs.precedence import Contender, decide
 from graph.beliefs.predicates import schema_in
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
-from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
-from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.timeutil import iso, utcnow
 
 QUARANTINABLE = ("active", "disputed")
 
@@ -76,12 +76,16 @@ class QuarantineService:
                 schema = await schema_in(tx, agent, claim.predicate)
                 contenders = await rivals(tx, agent, claim, schema, now, exclude=memory_id)
                 policy = review_policy(schema)
-            me = Contender(memory_id, memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
-                           from_graph(memory["created_at"]))
+            me = me_of(memory, claim, now)
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
             known = {p["other_id"] for p in pending}
             if verdict.status == "active":
-                superseded = await supersede_all(tx, agent, memory, list(verdict.supersede), "review_activation", now)
+                # Its place in valid time, as on the write path: an older state activates as history.
+                plan = await succession(tx, agent, claim, schema, me, verdict, now) if claim else None
+                beaten = list(plan.superseded if plan else verdict.supersede)
+                superseded = await supersede_all(tx, agent, memory, beaten, "review_activation", now)
+                if plan:
+                    superseded += tuple(i for i in plan.replaced() if i not in superseded)
                 # As on the write path, each clash decided now is recorded, resolved (supersede or
                 # keep_both); one a pending conflict records already is settled with it.
                 decided = conflict_rows(unrecorded(verdict.clashes, known), status="resolved",
@@ -90,8 +94,12 @@ class QuarantineService:
                     await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
                                  now=iso(now))
                 settle = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
-                result = await self._finish(tx, agent, memory, "active", "activated", superseded, settle,
-                                            verdict.resolution or "supersede", actor, reason, now)
+                result = await self._finish(tx, agent, memory, plan.status if plan else "active", "activated",
+                                            superseded, settle, verdict.resolution or "supersede", actor, reason, now)
+                if plan and plan.closures:
+                    await apply_succession(tx, agent, memory_id, plan, now, own_window=True)
+                    [fresh] = await tx.run("memories/get", agent=agent, id=memory_id)
+                    result = memory_from_map(fresh["memory"], fresh["claim"])
                 return Review(result, superseded)
 
             lost = [c for c in verdict.clashes if not c.new_wins]

@@ -14,7 +14,7 @@ from graph.memories.model import Claim, NewMemory, StoreResult
 from graph.beliefs.normalize import normalize
 from graph.beliefs.precedence import Contender, Verdict, decide
 from graph.beliefs.predicates import schema_in
-from graph.beliefs.rivalry import conflict_rows, gate_of, rivals
+from graph.beliefs.rivalry import apply_succession, conflict_rows, gate_of, rivals, succession
 from graph.memories.records import memory_from_map
 from graph.store.gateway import Tx
 from graph.core.timeutil import iso, utcnow
@@ -45,7 +45,8 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     # Which active beliefs it may supersede or conflict with: the one rule set (rivalry.py).
     contenders = await rivals(tx, item.agent, claim, schema, now)
     new_trust = compute_trust(item.provenance.source).trust
-    new = Contender(row["props"]["id"], item.provenance.source, new_trust, now)
+    new = Contender(row["props"]["id"], item.provenance.source, new_trust, now, claim.valid_from or item.event_at,
+                    claim.valid_until)
     verdict = decide(new, contenders, policy=schema.conflict_policy, on_conflict=item.on_conflict)
     details = None
     if item.suspicious is not None:
@@ -56,8 +57,11 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
         lost = [c for c in verdict.clashes if not c.new_wins] or list(verdict.clashes)
         details = "; ".join(f"conflicts with {c.existing.memory_id} (trust {c.existing.trust:.2f} vs "
                             f"{new_trust:.2f}, {c.rule})" for c in lost)
+    # Its place in valid time: a late, older state is history, its window closed at the next state's start.
+    plan = await succession(tx, item.agent, claim, schema, new, verdict, now)
+    claim = replace(claim, valid_until=plan.valid_until)
 
-    row["props"].update(status=verdict.status, trust=new_trust, confidence=new_trust,
+    row["props"].update(status=plan.status, trust=new_trust, confidence=new_trust,
                         quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
                         # Denormalised for retrieval: session visibility and session-over-global override.
                         claim_key=slot_key(item.agent, claim.subject, claim.predicate),
@@ -67,20 +71,22 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     memory_id = row["props"]["id"]
     [asserted] = await tx.run("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,
                               claim=claim_props(claim), value_entity=value_names_a_thing(claim.value))
-    superseded = tuple(c.memory_id for c in verdict.supersede)
-    if superseded:
+    superseded = plan.replaced()
+    if plan.superseded:
         reasons = {c.existing.memory_id: c.rule for c in verdict.clashes}
         await tx.run("beliefs/supersede", agent=item.agent, new_id=memory_id, now=iso(now), superseded=[
             {"id": c.memory_id, "reason": reasons[c.memory_id], "new_trust": new_trust, "old_trust": c.trust}
-            for c in verdict.supersede])
+            for c in plan.superseded])
+    await apply_succession(tx, item.agent, memory_id, plan, now, own_window=False)
     conflicts = conflict_rows(verdict.clashes, status=verdict.conflict_status,
                               reason=verdict.quarantine_reason or verdict.resolution or "keep_active",
                               resolution=verdict.resolution, new_trust=new_trust)
     if conflicts:
         await tx.run("beliefs/record_conflicts", agent=item.agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
     await audit.record(tx, item.agent, "store", actor, [memory_id, *superseded], after={
-        "id": memory_id, "status": verdict.status, "trust": new_trust, "claim": claim_props(claim),
-        "source": item.provenance.source, "superseded": list(superseded),
+        "id": memory_id, "status": plan.status, "trust": new_trust, "claim": claim_props(claim),
+        "source": item.provenance.source, "superseded": list(superseded), "asserted_valid_until":
+        iso(item.claim.valid_until), "closed": {c.memory_id: iso(c.valid_until) for c in plan.closures},
         "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason})
     if superseded:
         await audit.record(tx, item.agent, "supersede", actor, [memory_id, *superseded],

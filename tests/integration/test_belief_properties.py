@@ -47,14 +47,24 @@ step = st.one_of(write, write, write, feedback, quarantine, review, review, reso
 
 
 def overlaps(a, b) -> bool:
+    """Windows are half-open, [valid_from, valid_until): touching windows do not overlap."""
     lo = lambda w: datetime.fromisoformat(w[0]) if w[0] else datetime.min  # noqa: E731
     hi = lambda w: datetime.fromisoformat(w[1]) if w[1] else datetime.max  # noqa: E731
-    return lo(a) <= hi(b) and lo(b) <= hi(a)
+    return lo(a) < hi(b) and lo(b) < hi(a)
 
 
 def window_of(row) -> tuple:
     fmt = lambda v: v.to_native().replace(tzinfo=None).isoformat() if v is not None else None  # noqa: E731
     return fmt(row["valid_from"]), fmt(row["valid_until"])
+
+
+def same_slot(a, b) -> bool:
+    """One exclusive belief slot: same subject and single-valued predicate, both exclusive, and the
+    scope gate (a session claim meets only its own session; global and temporal meet each other)."""
+    return (a["predicate"] is not None and (a["subject"], a["predicate"]) == (b["subject"], b["predicate"])
+            and a["predicate"] in SINGLE and a["exclusive"] and b["exclusive"]
+            and (a["scope"] == "session") == (b["scope"] == "session")
+            and (a["scope"] != "session" or a["session_id"] == b["session_id"]))
 
 
 def rivals(a, b) -> bool:
@@ -93,7 +103,14 @@ def check_invariants(client, cypher, agent: str, written: list[str]) -> dict:
                    "s.reason AS reason, s.new_trust AS new_trust, s.old_trust AS old_trust", a=agent)
     for e in edges:
         new, old = by_id[e["new"]], by_id[e["old"]]
-        assert old["status"] == "superseded" and rivals(new, old), e
+        assert old["status"] == "superseded", e
+        if e["reason"] == "newer_valid_time":
+            # Valid-time succession: the older state of the slot, closed where the newer one starts
+            # (windows touch now, so they are no longer rivals), or left open under an undated one.
+            new_from = window_of(new)[0]
+            assert same_slot(new, old) and (new_from is None or window_of(old)[1] == new_from), (e, new, old)
+        else:
+            assert rivals(new, old), e
         if e["reason"] != "manual_resolution":
             assert e["new_trust"] >= e["old_trust"] or (new["source"] == "user_explicit"
                                                        and old["source"] not in USER_SOURCES), e
