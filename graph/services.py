@@ -66,7 +66,7 @@ class Services:
             assert embedder is not None
             runner = GraphRunner(backend.driver, backend.database, registry)
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
-            [points] = await runner.read("store/meta/similarity_calibration")
+            points = await runner.read_tx(lambda tx: tx.one("store/meta/similarity_calibration"))
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)

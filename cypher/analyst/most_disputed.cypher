@@ -1,5 +1,6 @@
 // The most disputed beliefs of a tenant, with their trust and status now.
 // params: agent, limit
+// returns: many
 MATCH (m:Memory {agent: $agent})
 WHERE m.disputes > 0
 OPTIONAL MATCH (m)-[:ASSERTS]->(c:Claim)

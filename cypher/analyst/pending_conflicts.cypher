@@ -1,5 +1,6 @@
 // Pending conflicts, oldest first: the blocked claim, the belief it contradicts, and their trusts.
 // params: agent
+// returns: many
 MATCH (c:Conflict {agent: $agent, status: 'pending'})-[:INVOLVES {role: 'new'}]->(new:Memory)
 MATCH (c)-[:INVOLVES {role: 'existing'}]->(old:Memory)
 OPTIONAL MATCH (new)-[:ASSERTS]->(nc:Claim)

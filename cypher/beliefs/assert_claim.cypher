@@ -1,6 +1,7 @@
 // Attaches a claim to a new memory, with its subject (and, when it names a thing, its value) as
 // browsable entities.
 // params: agent, memory_id, claim, value_entity
+// returns: one
 MATCH (m:Memory {agent: $agent, id: $memory_id})
 CREATE (m)-[:ASSERTS]->(c:Claim)
 SET c = $claim, c.agent = $agent,

@@ -1,5 +1,6 @@
 // One Conflict node per clash, linked to both memories, plus a CONTRADICTS edge between them.
 // params: agent, new_id, conflicts, now
+// returns: many
 MATCH (new:Memory {agent: $agent, id: $new_id})
 UNWIND $conflicts AS row
 MATCH (old:Memory {agent: $agent, id: row.existing_id})

@@ -1,6 +1,7 @@
 // Moves a memory to a new status. Leaving quarantine records how the quarantine ended; entering
 // it records why. Returns the memory as it is now, with its claim.
 // params: agent, memory_id, status, quarantine_reason, quarantine_details, quarantine_resolution, now
+// returns: optional
 MATCH (m:Memory {agent: $agent, id: $memory_id})
 WITH m, m.status AS previous
 SET m.status = $status, m.updated_at = datetime($now), m.version = m.version + 1,

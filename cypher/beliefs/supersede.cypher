@@ -1,6 +1,7 @@
 // The new belief replaces older ones: they stay in the graph, superseded, behind a SUPERSEDES edge
 // that records when, why, and both trusts at that moment.
 // params: agent, new_id, superseded, now
+// returns: many
 MATCH (new:Memory {agent: $agent, id: $new_id})
 UNWIND $superseded AS row
 MATCH (old:Memory {agent: $agent, id: row.id})

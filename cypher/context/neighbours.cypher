@@ -2,6 +2,7 @@
 // SUPERSEDES only to an active memory, so a superseded belief never comes back this way. The
 // caller screens the neighbours through search's visibility filters.
 // params: agent, ids
+// returns: many
 UNWIND $ids AS id
 MATCH (p:Memory {agent: $agent, id: id})-[r:SUPPORTS|CAUSES|SUPERSEDES]-(n:Memory {agent: $agent})
 WITH p, n, type(r) AS via

@@ -1,6 +1,7 @@
 // Soft delete: the memory stays in the graph as archived, hidden from default reads.
 // Archiving an archived memory changes nothing.
 // params: agent, id, now
+// returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
 // Write-lock the node before reading its status, so parallel archives count one version.
 SET m.locking = true

@@ -2,6 +2,7 @@
 // its provenance source. Timestamps arrive as UTC ISO-8601 strings (a tz-aware driver datetime
 // would be stored naive on ArcadeDB).
 // params: agent, rows
+// returns: many
 UNWIND $rows AS row
 CREATE (m:Memory)
 SET m = row.props,

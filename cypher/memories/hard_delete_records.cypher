@@ -1,6 +1,7 @@
 // Hard delete, before the memory goes: its conflicts go, audit records about it alone go, and
 // records shared with other memories lose their payload (it may quote the deleted text).
 // params: agent, id
+// returns: scalar
 MATCH (m:Memory {agent: $agent, id: $id})
 OPTIONAL MATCH (c:Conflict {agent: $agent})-[:INVOLVES]->(m)
 DETACH DELETE c

@@ -1,5 +1,6 @@
 // A page of one tenant's memories with their claims, newest first; (created_at, id) is a stable keyset cursor.
 // params: agent, statuses, memory_types, after_created, after_id, limit
+// returns: many
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
   AND ($memory_types IS NULL OR m.memory_type IN $memory_types)

@@ -2,6 +2,7 @@
 // touches updated_at or version, so reading a memory neither freshens its recency signal nor
 // makes a client's expected_version stale.
 // params: agent, hits, now
+// returns: scalar
 UNWIND $hits AS hit
 MATCH (m:Memory {agent: $agent, id: hit.id})
 SET m.access_count = coalesce(m.access_count, 0) + hit.n,

@@ -1,6 +1,7 @@
 // Applies a patch when the memory is at the expected version (or none is expected).
 // `ok` false with a memory means a version conflict; no row means no such memory.
 // params: agent, id, expected_version, changes, set_event_at, event_at, now
+// returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
 // Write-lock the node before reading its version: under read committed, a check made before the
 // lock lets two writers that expected the same version both through (Neo4j).

@@ -2,6 +2,7 @@
 // Its 25 newest memories, of any status, with their claims, entities and sources, and the
 // SUPERSEDES and CONTRADICTS edges that leave them.
 // params: agent
+// returns: many
 MATCH (m:Memory {agent: $agent})
 WITH m ORDER BY m.created_at DESC LIMIT 25
 RETURN m AS memory,

@@ -2,6 +2,7 @@
 // Each pending Conflict node, oldest first, with the blocked memory and the standing belief, their
 // claims, and the CONTRADICTS edge between them.
 // params: agent
+// returns: many
 MATCH (c:Conflict {agent: $agent, status: 'pending'})
 MATCH blocked = (c)-[:INVOLVES {role: 'new'}]->(new:Memory)-[:ASSERTS]->(:Claim)
 MATCH standing = (c)-[:INVOLVES {role: 'existing'}]->(old:Memory)-[:ASSERTS]->(:Claim)

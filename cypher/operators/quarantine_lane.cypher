@@ -2,6 +2,7 @@
 // Each quarantined memory, newest first, why it is there, and the beliefs it challenged (the
 // standing side of its conflicts).
 // params: agent
+// returns: many
 MATCH (q:Memory {agent: $agent, status: 'quarantined'})
 OPTIONAL MATCH (q)-[:ASSERTS]->(claim:Claim)
 OPTIONAL MATCH (c:Conflict)-[:INVOLVES {role: 'new'}]->(q)

@@ -1,6 +1,7 @@
 // Recent audit operations (50 newest).
 // The tenant's 50 newest belief changes, who made them, and the memories each one touched.
 // params: agent
+// returns: many
 MATCH (o:Operation {agent: $agent})
 WITH o ORDER BY o.at DESC LIMIT 50
 OPTIONAL MATCH (o)-[:TOUCHED]->(m:Memory)

@@ -2,6 +2,7 @@
 // Every newest belief about $subject (whatever its predicate or status) with the memories it
 // replaced, newest to oldest, as a path and as text.
 // params: agent, subject
+// returns: many
 MATCH (head:Memory {agent: $agent})-[:ASSERTS]->(claim:Claim {subject: $subject})
 WHERE NOT EXISTS { (:Memory)-[:SUPERSEDES]->(head) }
 MATCH chain = (head)-[:SUPERSEDES*0..20]->(oldest:Memory)

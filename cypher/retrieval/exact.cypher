@@ -4,6 +4,7 @@
 // cosine by the caller. Rows: the best $limit shown memories, then (with $explain) the ones the
 // filters hid, with their `reason`. Each carries what the rerank weighs.
 // params: scan_cap, embedding, limit, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// returns: optional
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses AND m.embedding IS NOT NULL
 WITH m LIMIT $scan_cap

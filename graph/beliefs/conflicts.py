@@ -51,21 +51,21 @@ class ConflictService:
     async def resolve(self, agent: str, conflict_id: str, action: str, actor: str, reason: str | None) -> Resolution:
         async def work(tx: Tx) -> Resolution:
             now = utcnow()
-            found = await tx.run("beliefs/conflicts/get", agent=agent, id=conflict_id)
+            found = await tx.optional("beliefs/conflicts/get", agent=agent, id=conflict_id)
             if not found:
                 raise NotFound("conflict", conflict_id)
-            [new] = await tx.run("memories/get", agent=agent, id=found[0]["new_id"])
+            new = await tx.optional("memories/get", agent=agent, id=found["new_id"])
             if new["claim"]:
                 await lock_claim(tx, agent, claim_from_map(new["claim"]))
             # Re-read under the lock: a concurrent resolution of the same conflict loses here.
-            [conflict] = await tx.run("beliefs/conflicts/get", agent=agent, id=conflict_id)
+            conflict = await tx.optional("beliefs/conflicts/get", agent=agent, id=conflict_id)
             if conflict["conflict"]["status"] != "pending":
                 raise StateConflict(f"conflict {conflict_id} is already resolved "
                                     f"({conflict['conflict'].get('resolution')})")
             memory, superseded, settle, recorded = new["memory"], (), [conflict_id], []
             if action == "reject":
                 status, outcome = "archived", "rejected"
-                settle += [p["id"] for p in await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])]
+                settle += [p["id"] for p in await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])]
             else:
                 status, outcome = "active", "activated"
                 # The belief's active rivals now, by the same rule set as the write path (a multi-valued
@@ -75,7 +75,7 @@ class ConflictService:
                     claim = claim_from_map(new["claim"])
                     schema = await schema_in(tx, agent, claim.predicate)
                     contenders = await rivals(tx, agent, claim, schema, now, exclude=memory["id"])
-                pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
+                pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
                 linked = {p["other_id"] for p in pending} | {conflict["existing_id"]}
                 me = Contender(memory["id"], memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
                                from_graph(memory["created_at"]))
@@ -93,12 +93,12 @@ class ConflictService:
                     recorded = conflict_rows(fresh, status="pending", reason="keep_active", resolution=None,
                                              new_trust=me.trust)
                 if recorded:
-                    await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory["id"], conflicts=recorded,
+                    await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory["id"], conflicts=recorded,
                                  now=iso(now))
-            [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
+            changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
                                      quarantine_reason=None, quarantine_details=None,
                                      quarantine_resolution=outcome, now=iso(now))
-            resolved = await tx.run("beliefs/conflicts/resolve", agent=agent, ids=list(dict.fromkeys(settle)),
+            resolved = await tx.many("beliefs/conflicts/resolve", agent=agent, ids=list(dict.fromkeys(settle)),
                                     resolution=action, actor=actor, now=iso(now))
             await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],
                                before={"conflict": "pending", "status": changed["previous"]},

@@ -36,15 +36,15 @@ class FeedbackService:
     async def corroborate(self, agent: str, memory_id: str, actor: str, source: Provenance) -> FeedbackResult:
         async def work(tx: Tx) -> FeedbackResult:
             now = utcnow()
-            before = await tx.run("memories/get", agent=agent, id=memory_id)
+            before = await tx.optional("memories/get", agent=agent, id=memory_id)
             if not before:
                 raise NotFound("memory", memory_id)
-            [terms] = await tx.run("beliefs/attach_source", agent=agent, memory_id=memory_id, source_type=source.source,
+            terms = await tx.one("beliefs/attach_source", agent=agent, memory_id=memory_id, source_type=source.source,
                                    source_ref=source.ref or "", now=iso(now))
             trust = trust_now(terms, now)
-            [row] = await tx.run("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,
+            row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,
                                  now=iso(now))
-            old = before[0]["memory"]
+            old = before["memory"]
             await audit.record(tx, agent, "corroborate", actor, [memory_id],
                                before={"corroboration": old.get("corroboration"), "trust": old.get("trust")},
                                after={"corroboration": terms["corroboration"], "trust": trust,
@@ -57,14 +57,13 @@ class FeedbackService:
 
     async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str, reason: str | None) -> FeedbackResult:
         now = utcnow()
-        rows = await tx.run("beliefs/add_feedback", agent=agent, memory_id=memory_id,
+        terms = await tx.optional("beliefs/add_feedback", agent=agent, memory_id=memory_id,
                             reinforce=int(op == "reinforce"), dispute=int(op == "dispute"))
-        if not rows:
+        if terms is None:
             raise NotFound("memory", memory_id)
-        terms = rows[0]
         trust = trust_now(terms, now)
         status = "disputed" if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == "active" else None
-        [row] = await tx.run("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
+        row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
                              now=iso(now))
         m = row["memory"]
         await audit.record(tx, agent, op, actor, [memory_id],

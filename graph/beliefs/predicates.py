@@ -38,8 +38,8 @@ def _from_map(m: dict) -> PredicateSchema:
 
 async def schema_in(tx: Tx, agent: str, predicate: str) -> PredicateSchema:
     """The registered schema, or the PRD defaults (single, supersede, none, corroborate)."""
-    rows = await tx.run("beliefs/predicates/get", agent=agent, predicate=predicate)
-    return _from_map(rows[0]["schema"]) if rows else PredicateSchema(predicate=predicate)
+    row = await tx.optional("beliefs/predicates/get", agent=agent, predicate=predicate)
+    return _from_map(row["schema"]) if row else PredicateSchema(predicate=predicate)
 
 
 class PredicateService:

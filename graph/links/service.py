@@ -22,9 +22,9 @@ class LinkService:
             raise InvalidInput("to", "must be another memory than the one linked from")
 
         async def work(tx: Tx) -> None:
-            rows = await tx.run("links/create", agent=agent, from_id=from_id, to_id=to_id, type=link_type,
+            created = await tx.optional("links/create", agent=agent, from_id=from_id, to_id=to_id, type=link_type,
                                 note=note, now=iso(utcnow()))
-            if not rows:
+            if created is None:
                 await _missing(tx, agent, from_id, to_id)
             await audit.record(tx, agent, "link", actor, [from_id, to_id],
                                after={"type": link_type, "from": from_id, "to": to_id, "note": note})
@@ -33,8 +33,8 @@ class LinkService:
 
     async def unlink(self, agent: str, from_id: str, to_id: str, link_type: str, actor: str) -> None:
         async def work(tx: Tx) -> None:
-            [row] = await tx.run("links/delete", agent=agent, from_id=from_id, to_id=to_id, type=link_type)
-            if not row["deleted"]:
+            deleted = await tx.scalar("links/delete", agent=agent, from_id=from_id, to_id=to_id, type=link_type)
+            if not deleted:
                 raise NotFound(f"{link_type} link", f"{from_id} -> {to_id}")
             await audit.record(tx, agent, "unlink", actor, [from_id, to_id],
                                before={"type": link_type, "from": from_id, "to": to_id})
@@ -50,6 +50,6 @@ class LinkService:
 
 async def _missing(tx: Tx, agent: str, *ids: str) -> None:
     for memory_id in ids:
-        if not await tx.run("memories/get", agent=agent, id=memory_id):
+        if not await tx.optional("memories/get", agent=agent, id=memory_id):
             raise NotFound("memory", memory_id)
     raise AssertionError("links/create matched nothing although both memories exist")

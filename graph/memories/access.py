@@ -50,8 +50,8 @@ class AccessTracker:
             if not hits:
                 continue
             try:
-                [row] = await self.runner.write("memories/record_access", agent=agent, hits=hits, now=iso(utcnow()))
-                updated += row["updated"]
+                updated += await self.runner.write_tx(
+                    lambda tx: tx.scalar("memories/record_access", agent=agent, hits=hits, now=iso(utcnow())))
             except CredenceError as exc:  # advisory counts: log, drop, keep serving
                 log.warning("access counts for %d memories dropped: %s", len(hits), exc)
         return updated

@@ -19,6 +19,6 @@ def _json(value: dict[str, Any] | None) -> str | None:
 async def record(tx: Tx, agent: str, op: str, actor: str, memory_ids: Sequence[str],
                  before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> str:
     op_id = str(uuid.uuid4())
-    await tx.run("memories/audit/record", agent=agent, id=op_id, op=op, actor=actor, at=iso(utcnow()),
+    await tx.scalar("memories/audit/record", agent=agent, id=op_id, op=op, actor=actor, at=iso(utcnow()),
                  before=_json(before), after=_json(after), memory_ids=list(memory_ids))
     return op_id

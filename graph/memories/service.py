@@ -59,7 +59,7 @@ class MemoryService:
                     plain.setdefault(item.agent, []).append(i)
             # One statement per tenant keeps $agent inside every query; one transaction keeps it atomic.
             for agent, positions in plain.items():
-                created = await tx.run("memories/create", agent=agent, rows=[rows[i] for i in positions])
+                created = await tx.many("memories/create", agent=agent, rows=[rows[i] for i in positions])
                 by_id = {r["memory"]["id"]: r["memory"] for r in created}  # do not rely on row order
                 for i in positions:
                     results[i] = StoreResult(memory=memory_from_map(by_id[rows[i]["props"]["id"]]))
@@ -91,16 +91,16 @@ class MemoryService:
             changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 
         async def work(tx: Tx) -> Memory:
-            rows = await tx.run(
+            row = await tx.optional(
                 "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
                 changes=changes, set_event_at=set_event_at, event_at=event_at, now=iso(utcnow()))
-            if not rows:
+            if row is None:
                 raise NotFound("memory", memory_id)
-            if not rows[0]["ok"]:
-                raise VersionConflict(memory_id, patch.expected_version or 0, rows[0]["found_version"])
+            if not row["ok"]:
+                raise VersionConflict(memory_id, patch.expected_version or 0, row["found_version"])
             await audit.record(tx, agent, "update", actor, [memory_id],
-                               after={**clean, "version": rows[0]["memory"]["version"]})
-            return memory_from_map(rows[0]["memory"], rows[0]["claim"])
+                               after={**clean, "version": row["memory"]["version"]})
+            return memory_from_map(row["memory"], row["claim"])
 
         updated = await self.runner.write_tx(work)
         if "embedding" in changes:
@@ -109,13 +109,13 @@ class MemoryService:
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         async def work(tx: Tx) -> Memory:
-            rows = await tx.run("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
-            if not rows:
+            row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+            if row is None:
                 raise NotFound("memory", memory_id)
-            if rows[0]["previous"] != "archived":
-                await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": rows[0]["previous"]},
+            if row["previous"] != "archived":
+                await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": row["previous"]},
                                    after={"status": "archived"})
-            return memory_from_map(rows[0]["memory"], rows[0]["claim"])
+            return memory_from_map(row["memory"], row["claim"])
 
         return await self.runner.write_tx(work)
 
@@ -125,21 +125,21 @@ class MemoryService:
         memory (claims, entities, sources). The deletion itself is audited, without content."""
 
         async def work(tx: Tx) -> int:
-            [reach] = await tx.run("memories/hard_delete_reach", agent=agent, id=memory_id)
+            reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
             if reach["found"] == 0:
                 raise NotFound("memory", memory_id)
-            await tx.run("memories/hard_delete_records", agent=agent, id=memory_id)
-            await tx.run("memories/hard_delete_memory", agent=agent, id=memory_id)
+            await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
+            await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
             removed, pending = 0, list(reach["reach"])
             for _ in range(MAX_ORPHAN_PASSES):
                 if not pending:
                     break
-                [row] = await tx.run("memories/delete_orphans", agent=agent, element_ids=pending)
-                if row["deleted"] == 0:
+                deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
+                if deleted == 0:
                     break
-                removed += row["deleted"]
+                removed += deleted
             if reach["claim_key"]:
-                await tx.run("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
+                await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
             await audit.record(tx, agent, "hard_delete", actor, [], after={"id": memory_id})
             return removed
 

@@ -81,7 +81,7 @@ class CandidateSearch:
             self.hints.mark(key, large=True)
         k = first_k(pool, self.keyword_max_k)
         while True:
-            [row] = await self.runner.read("retrieval/fulltext", k=k, lucene=lucene, **filters)
+            row = await self.runner.read_tx(lambda tx: tx.one("retrieval/fulltext", k=k, lucene=lucene, **filters))
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
                 break
@@ -112,7 +112,7 @@ class CandidateSearch:
         key = (filters["agent"], tuple(filters["statuses"]))
         k = first_k(pool, self.vector_max_k, self.hints.share(key))
         while True:
-            [row] = await self.runner.read("retrieval/vector", k=k, embedding=embedding, **filters)
+            row = await self.runner.read_tx(lambda tx: tx.one("retrieval/vector", k=k, embedding=embedding, **filters))
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if row["scanned"] == k:  # a full page says how much of the index is this tenant's
                 self.hints.observe_share(key, max(kept, 1) / k)

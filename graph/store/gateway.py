@@ -5,13 +5,14 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from neo4j import AsyncDriver, AsyncManagedTransaction
 from neo4j.exceptions import ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired, TransientError
 
 from graph.core.errors import BackendUnavailable
-from graph.store.registry import QueryRegistry
+from graph.store.registry import SHAPES, QueryRegistry
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -21,19 +22,72 @@ log = logging.getLogger(__name__)
 # the last attempt.
 DUPLICATE_RETRIES = 6
 
+# A step run first in every write transaction started in this context, and retried with it. The
+# HTTP layer sets one per request that carries an Idempotency-Key (graph/idempotency): the record
+# is then part of the request's write and commits with it or not at all.
+write_hook: ContextVar[Callable[["Tx"], Awaitable[None]] | None] = ContextVar("write_hook", default=None)
+
+
+class ResultShapeError(RuntimeError):
+    """A query answered other than its `// returns:` header promised, or was called as another shape."""
+
 
 class Tx:
-    """A transaction handed to unit-of-work functions: it runs registered queries only."""
+    """A transaction handed to unit-of-work functions: it runs registered queries only.
+
+    `one`, `optional`, `many`, `scalar` and `execute` each state the shape the caller relies on; it
+    must be the one the query's file declares, and the rows must fit it."""
 
     def __init__(self, tx: AsyncManagedTransaction, registry: QueryRegistry) -> None:
         self._tx, self._registry = tx, registry
 
+    async def one(self, name: str, **params: Any) -> dict[str, Any]:
+        [row] = await self._shaped(name, "one", params)
+        return row
+
+    async def optional(self, name: str, **params: Any) -> dict[str, Any] | None:
+        rows = await self._shaped(name, "optional", params)
+        return rows[0] if rows else None
+
+    async def many(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return await self._shaped(name, "many", params)
+
+    async def scalar(self, name: str, **params: Any) -> Any:
+        [row] = await self._shaped(name, "scalar", params)
+        [value] = row.values()
+        return value
+
+    async def execute(self, name: str, **params: Any) -> None:
+        await self._shaped(name, "write", params)
+
     async def run(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        """The rows of any query, checked against its declared shape."""
+        return await self._shaped(name, None, params)
+
+    async def _shaped(self, name: str, expected: str | None, params: dict[str, Any]) -> list[dict[str, Any]]:
         query = self._registry[name]
+        if expected is not None and query.shape != expected:
+            raise ResultShapeError(f"query {name} declares 'returns: {query.shape}' but was called for {expected!r}")
         result = await self._tx.run(query.text, query.bind(params))
         # Queries return maps and scalars, never nodes, so the rows need no record.data() walk
         # (a third of a search's client-side time went into it).
-        return [dict(record.items()) async for record in result]
+        rows = [dict(record.items()) async for record in result]
+        _check_shape(query.name, query.shape, rows)
+        return rows
+
+
+def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
+    fits = {
+        "one": len(rows) == 1,
+        "optional": len(rows) <= 1,
+        "many": True,
+        "scalar": len(rows) == 1 and len(rows[0]) == 1,
+        "write": not rows,
+    }[shape]
+    if not fits:
+        columns = sorted(rows[0]) if rows else []
+        raise ResultShapeError(f"query {name} declares 'returns: {shape}' ({SHAPES[shape]}) but answered "
+                               f"{len(rows)} row(s) with columns {columns}")
 
 
 class GraphRunner:

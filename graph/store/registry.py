@@ -2,7 +2,9 @@
 
 A file `cypher/<group>/<name>.cypher` holds one statement. Its leading `//` lines are its
 documentation; a `// params: a, b` line declares exactly the parameters it takes. Callers
-must pass exactly those, so a typo fails loudly instead of binding null.
+must pass exactly those, so a typo fails loudly instead of binding null. A `// returns: <shape>`
+line declares what it answers (SHAPES below); the gateway checks every result against it, so a
+second row where one was promised is a clear error naming the query, not an unpacking crash.
 
 Cypher has no functions, so a block several statements share lives once in a
 `cypher/<group>/<name>.fragment` file; a line `// include: <group>/<name>` in a statement is
@@ -21,12 +23,21 @@ CYPHER_DIR = Path(cypher.__file__).resolve().parent
 _PARAM_USE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _INCLUDE = re.compile(r"^\s*// include: (\S+)\s*$")
 
+SHAPES = {
+    "one": "exactly one row",
+    "optional": "at most one row",
+    "many": "any number of rows",
+    "scalar": "exactly one row of one column",
+    "write": "no rows",
+}
+
 
 @dataclass(frozen=True)
 class Query:
     name: str
     text: str
     params: frozenset[str]
+    shape: str
     doc: str
     source: str = ""  # the file as loaded, includes expanded: what the linter checks
 
@@ -83,13 +94,15 @@ class QueryRegistry:
 
 
 def _parse(name: str, source: str) -> Query:
-    doc, params, body = [], None, []
+    doc, params, shape, body = [], None, None, []
     for line in source.splitlines():
         stripped = line.strip()
         if not body and stripped.startswith("//"):
             comment = stripped[2:].strip()
             if comment.startswith("params:"):
                 params = frozenset(p.strip() for p in comment[len("params:"):].split(",") if p.strip())
+            elif comment.startswith("returns:"):
+                shape = comment[len("returns:"):].strip()
             else:
                 doc.append(comment)
         elif stripped or body:
@@ -97,11 +110,14 @@ def _parse(name: str, source: str) -> Query:
     text = "\n".join(body).strip()
     if not text:
         raise ValueError(f"cypher/{name}.cypher holds no statement")
+    if shape not in SHAPES:
+        raise ValueError(f"cypher/{name}.cypher must declare '// returns: <shape>' with a shape in "
+                         f"{sorted(SHAPES)}, not {shape!r}")
     used = frozenset(_PARAM_USE.findall(_strip_strings(text)))
     declared = params if params is not None else frozenset()
     if used != declared:
         raise ValueError(f"cypher/{name}.cypher uses {sorted(used)} but declares {sorted(declared)}")
-    return Query(name=name, text=text, params=declared, doc=" ".join(doc), source=source)
+    return Query(name=name, text=text, params=declared, shape=shape, doc=" ".join(doc), source=source)
 
 
 def _strip_strings(text: str) -> str:

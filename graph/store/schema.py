@@ -18,7 +18,7 @@ INDEX_WAIT_SECONDS = 300
 
 async def check_embedding_dimensions(runner: GraphRunner, model: str, dimensions: int) -> None:
     """Stop with a clear message when stored vectors or the index have another dimension."""
-    [meta] = await runner.read("store/meta/get_embedding_meta")
+    meta = await runner.read_tx(lambda tx: tx.one("store/meta/get_embedding_meta"))
     found = meta["dimensions"]
     for row in await runner.read("store/meta/vector_index_options"):
         config = (row.get("options") or {}).get("indexConfig") or {}

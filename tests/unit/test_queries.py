@@ -26,16 +26,33 @@ def test_every_tenant_query_filters_by_agent():
 
 
 def test_header_declares_params_exactly():
-    query = _parse("x/y", "// Doc line.\n// params: a, b\nMATCH (n {a: $a}) RETURN $b AS b, '$notparam' AS s\n")
-    assert query.params == frozenset({"a", "b"}) and query.doc == "Doc line."
+    query = _parse("x/y", "// Doc line.\n// params: a, b\n// returns: many\n"
+                           "MATCH (n {a: $a}) RETURN $b AS b, '$notparam' AS s\n")
+    assert query.params == frozenset({"a", "b"}) and query.doc == "Doc line." and query.shape == "many"
     with pytest.raises(ValueError, match="declares"):
-        _parse("x/y", "// params: a\nRETURN $a, $b\n")
+        _parse("x/y", "// params: a\n// returns: one\nRETURN $a, $b\n")
     with pytest.raises(ValueError, match="no statement"):
         _parse("x/y", "// only a comment\n")
 
 
+def test_header_must_declare_a_known_result_shape():
+    with pytest.raises(ValueError, match="must declare '// returns: <shape>'"):
+        _parse("x/y", "// params: a\nRETURN $a AS a\n")
+    with pytest.raises(ValueError, match="'rows'"):
+        _parse("x/y", "// params: a\n// returns: rows\nRETURN $a AS a\n")
+
+
+def test_every_file_declares_a_shape_its_statement_can_have():
+    """A write declares no rows and ends without RETURN; anything that returns rows says how many."""
+    registry = QueryRegistry()
+    for name in registry.names():
+        query = registry[name]
+        returns = "RETURN" in query.text.upper() or "YIELD" in query.text.upper()
+        assert (query.shape == "write") != returns, name
+
+
 def test_bind_refuses_missing_or_extra_params():
-    query = _parse("x/y", "// params: a\nRETURN $a AS a\n")
+    query = _parse("x/y", "// params: a\n// returns: scalar\nRETURN $a AS a\n")
     assert query.bind({"a": 1}) == {"a": 1}
     with pytest.raises(TypeError, match="missing"):
         query.bind({})
@@ -61,6 +78,6 @@ def test_search_queries_take_the_visibility_filter_from_one_fragment():
 
 def test_an_include_of_a_missing_fragment_fails_at_load(tmp_path):
     (tmp_path / "g").mkdir()
-    (tmp_path / "g" / "q.cypher").write_text("MATCH (m)\n// include: g/nothing\nRETURN m\n")
+    (tmp_path / "g" / "q.cypher").write_text("// returns: many\nMATCH (m)\n// include: g/nothing\nRETURN m\n")
     with pytest.raises(ValueError, match="g/nothing"):
         QueryRegistry(tmp_path)

@@ -1,6 +1,7 @@
 // A tenant's conflicts, newest first, with both sides and their claims; pending only unless
 // resolved ones are asked for.
 // params: agent, subject, predicate, include_resolved, limit
+// returns: many
 MATCH (c:Conflict {agent: $agent})-[:INVOLVES {role: 'new'}]->(n:Memory {agent: $agent})
 MATCH (c)-[:INVOLVES {role: 'existing'}]->(e:Memory {agent: $agent})
 WHERE $include_resolved OR c.status = 'pending'

@@ -1,5 +1,6 @@
 // Marks conflicts resolved, once: a conflict that is no longer pending is left as it is.
 // params: agent, ids, resolution, actor, now
+// returns: many
 UNWIND $ids AS id
 MATCH (c:Conflict {agent: $agent, id: id})
 WHERE c.status = 'pending'

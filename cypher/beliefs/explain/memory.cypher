@@ -1,5 +1,6 @@
 // Everything behind one belief: its claim, its sources, its conflicts and its supersessions.
 // params: agent, id
+// returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
 OPTIONAL MATCH (m)-[:ASSERTS]->(claim:Claim)
 CALL (m) {

@@ -1,5 +1,6 @@
 // Registers or replaces predicate schemas of one tenant; one row per predicate.
 // params: agent, rows, now
+// returns: many
 UNWIND $rows AS row
 MERGE (p:PredicateSchema {key: row.key})
 ON CREATE SET p.agent = $agent, p.predicate = row.predicate, p.created_at = datetime($now)

@@ -1,5 +1,6 @@
 // An audit record of one belief change: who, when, what, and the state before and after (JSON).
 // params: agent, id, op, actor, at, before, after, memory_ids
+// returns: scalar
 CREATE (o:Operation {id: $id, agent: $agent, op: $op, actor: $actor, at: datetime($at),
                      before: $before, after: $after})
 WITH o

@@ -1,5 +1,6 @@
 // Migration to keyed entities: claims about twins of one (agent, name) entity are re-linked to
 // the first twin, keeping each link's role.
+// returns: write
 MATCH (e:Entity) WHERE e.key IS NULL
 WITH e.agent AS agent, e.name AS name, collect(e) AS twins
 WHERE size(twins) > 1
