@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
+import uuid
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import anyio
+import httpx
 
 import pytest
 
-from credence_client import Credence, CredenceAPIError, InvalidInput, NotFound
+from credence_client import (AsyncCredence, Conflict, Credence, CredenceAPIError, InvalidInput, NotFound, Retry,
+                             Unavailable)
 from credence_client.cli import main
+from credence_client.endpoints import Call
 
 
 @pytest.fixture
@@ -122,3 +131,111 @@ def test_the_command_line_reports_an_unreachable_service(capsys):
         port = probe.getsockname()[1]
     assert main(["--url", f"http://127.0.0.1:{port}", "ready"]) == 3
     assert "cannot reach the service" in capsys.readouterr().err
+
+
+def test_a_stale_version_raises_conflict_with_the_version_to_retry_with(api, agent):
+    stored = api.remember(agent, "The user prefers tea")
+    api.update(agent, stored.id, importance=0.9, expected_version=1)
+    with pytest.raises(Conflict) as stale:
+        api.update(agent, stored.id, importance=0.1, expected_version=1)
+    assert (stale.value.status, stale.value.current_version) == (409, 2)
+    assert api.get(agent, stored.id).importance == 0.9
+
+
+def test_the_async_client_makes_the_same_calls(client, run, agent):
+    async def session():
+        # On the service's own event loop (the driver is bound to it), through the app's ASGI interface.
+        http = httpx.AsyncClient(transport=httpx.ASGITransport(app=client.app), base_url="http://testserver")
+        try:
+            async with AsyncCredence(http=http, actor="async-test") as api:
+                stored = await api.remember(agent, "The user prefers green tea", memory_type="preference")
+                batch = await api.remember_many(agent, [f"note {i}" for i in range(3)])
+                found = await api.search(agent, "hot drinks", limit=1)
+                listed = [m.id async for m in api.memories(agent)]
+                history = await api.history(agent, stored.id)
+                with pytest.raises(NotFound):
+                    await api.get(agent, str(uuid.uuid4()))
+                return stored, batch, found, listed, history
+        finally:
+            await http.aclose()
+
+    stored, batch, found, listed, history = run(session)
+    assert [hit.id for hit in found.results] == [stored.id]
+    assert sorted(listed) == sorted([stored.id, *(m.id for m in batch)])
+    assert [op.actor for op in history.operations] == ["async-test"]
+
+
+class Flaky(BaseHTTPRequestHandler):
+    """A real HTTP server that answers 503 with Retry-After (as the service does while its graph
+    backend is down) to the first `failures` requests, then 200."""
+    failures, retry_after, seen = 0, "0", 0
+
+    def do_GET(self) -> None:
+        type(self).seen += 1
+        if self.seen <= self.failures:
+            body, status, headers = {"type": "urn:credence:problem:backend-unavailable", "status": 503,
+                                     "title": "Graph backend unavailable", "detail": "retry later"}, 503, {
+                "Retry-After": self.retry_after, "Content-Type": "application/problem+json"}
+        elif self.path.startswith("/ready"):
+            body, status, headers = {"ready": True}, 200, {"Content-Type": "application/json"}
+        else:
+            body, status, headers = {"status": 404, "title": "Not found", "detail": "no such thing"}, 404, {}
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": str(len(data))}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *_):
+        pass
+
+
+@pytest.fixture
+def flaky() -> Iterator[type[Flaky]]:
+    handler = type("FlakyHandler", (Flaky,), {})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    handler.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield handler
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_503_is_retried_and_then_answers(flaky):
+    flaky.failures = 2
+    with Credence(flaky.url) as api:
+        assert api.ready() == {"ready": True}
+    assert flaky.seen == 3
+
+
+def test_the_async_client_retries_a_503_too(flaky):
+    flaky.failures = 1
+
+    async def ready():
+        async with AsyncCredence(flaky.url) as api:
+            return await api.ready()
+
+    assert anyio.run(ready) == {"ready": True} and flaky.seen == 2
+
+
+def test_retries_are_bounded_and_the_last_503_is_raised(flaky):
+    flaky.failures, flaky.retry_after = 100, "120"
+    # Retry-After asks for two minutes; max_wait caps each wait, attempts the tries.
+    with Credence(flaky.url, retry=Retry(attempts=3, max_wait=0.01)) as api, pytest.raises(Unavailable) as down:
+        api.ready()
+    assert flaky.seen == 3
+    assert (down.value.status, down.value.detail, down.value.retry_after) == (503, "retry later", 120.0)
+    # max_total bounds the waits of one call: 0.05 + 0.05, then a third wait would pass 0.12.
+    flaky.seen = 0
+    with Credence(flaky.url, retry=Retry(attempts=10, max_wait=0.05, max_total=0.12)) as api, \
+            pytest.raises(Unavailable):
+        api.ready()
+    assert flaky.seen == 3
+
+
+def test_other_problems_are_not_retried(flaky):
+    with Credence(flaky.url) as api, pytest.raises(NotFound):
+        api.send(Call("GET", "/nothing"))
+    assert flaky.seen == 1

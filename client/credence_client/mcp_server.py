@@ -1,0 +1,269 @@
+"""`credence-mcp`: Credence as MCP tools and resources (the official `mcp` SDK, 2.x), over stdio or
+streamable HTTP. It is a client of a running Credence service: every tool is one call through
+`AsyncCredence`, so the service's key (CREDENCE_API_KEY), its tenancy and its validation apply
+unchanged, and a problem+json answer becomes a tool error carrying the same status and detail.
+
+The agent (the tenant every call acts for) comes from the configuration (CREDENCE_AGENT or
+--agent), never from the model: a prompt-injected "agent" argument cannot reach another tenant's
+memories. Only with CREDENCE_MCP_AGENT_ARGUMENT=true (or --agent-argument) do the tools take an
+optional `agent`, defaulting to the configured one (one MCP server for several agents one operator owns).
+
+    CREDENCE_URL=http://127.0.0.1:8000 CREDENCE_AGENT=assistant credence-mcp
+    credence-mcp --agent assistant --transport streamable-http --port 8765
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import inspect
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from credence_client.aio import AsyncCredence
+from credence_client.config import from_environment
+from credence_client.endpoints import set_only
+from credence_client.errors import CredenceAPIError, CredenceError, NotFound
+from credence_client.models import Conflict, Explanation, Feedback, Memory, Resolution, Review, SearchResults, StoredMemory
+
+try:
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+    from mcp_types import ToolAnnotations
+except ImportError as exc:  # the light client without its [mcp] extra
+    raise ImportError('credence-mcp needs the MCP SDK: pip install "credence-client[mcp]"') from exc
+
+TRUE = {"1", "true", "yes", "on"}
+# Where a memory came from; sets its base trust on the service (user_explicit highest, inference lowest).
+# A test holds this list equal to the service's (tests/integration/test_client_schema.py).
+SourceType = Literal["user_explicit", "system", "tool_output", "user_implicit", "document", "inference"]
+INSTRUCTIONS = (
+    "Long-term memory with explicit trust. `remember` what is worth keeping (give a claim, subject/predicate/"
+    "value, when the memory asserts a fact that can change, and the source it came from); `context` or "
+    "`search` before answering; `reinforce`, `dispute` or `corroborate` when a memory proves right or wrong. "
+    "A claim that contradicts a trusted belief is quarantined with a pending conflict: list them with "
+    "`conflicts` and settle them with `resolve_conflict`, or review the quarantine with `quarantined` and `review`.")
+
+
+class ClaimArg(BaseModel):
+    """What a memory asserts, so that a later contradicting memory is detected as a conflict."""
+    subject: str = Field(description="Who or what the claim is about, e.g. `user`, `project`.")
+    predicate: str = Field(description="The property, e.g. `lives_in`, `budget_is`.")
+    value: str = Field(description="Its value, e.g. `Lisbon`.")
+    exclusive: bool = Field(True, description="false: several values may hold at once (e.g. `likes`).")
+
+
+def problem_text(exc: CredenceError) -> str:
+    """The problem as the model reads it: status, title and detail, then each bad field."""
+    text = str(exc)
+    if isinstance(exc, CredenceAPIError):  # the fields the detail does not already name
+        text += "".join(f"\n{line}" for e in exc.errors if (line := f"{e.get('field')}: {e.get('message')}") not in text)
+    return text
+
+
+class Tools:
+    """The tools, each a function of the agent and the model's arguments; `build` decides where the
+    agent comes from."""
+
+    def __init__(self, api: AsyncCredence) -> None:
+        self.api = api
+
+    async def remember(
+        self, agent: str,
+        text: Annotated[str, Field(description="The memory, one self-contained statement.")],
+        memory_type: Annotated[str | None, Field(
+            description="fact (default), preference, goal, event, decision, ...")] = None,
+        claim: Annotated[ClaimArg | None, Field(description="What it asserts; enables conflict detection.")] = None,
+        source: Annotated[SourceType | None, Field(
+            description="Where it came from (sets its base trust); default inference.")] = None,
+        ref: Annotated[str | None, Field(description="Where exactly: message id, document id, tool call id.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Labels to filter on later.")] = None,
+        importance: Annotated[float | None, Field(ge=0, le=1, description="0..1; default 0.5.")] = None,
+    ) -> StoredMemory:
+        """Store a memory. With a claim, a contradicting belief is superseded, or the new memory is
+        quarantined with a pending conflict when it is less trusted than what it contradicts."""
+        provenance = set_only(source=source, ref=ref) or None
+        return await self.api.remember(agent, text, **set_only(
+            memory_type=memory_type, claim=claim.model_dump() if claim else None, provenance=provenance,
+            tags=tags, importance=importance))
+
+    async def search(
+        self, agent: str, query: str,
+        limit: Annotated[int, Field(ge=1, le=100)] = 10,
+        memory_types: list[str] | None = None,
+        tags: Annotated[list[str] | None, Field(description="A memory must carry every one.")] = None,
+        include_all: Annotated[bool, Field(
+            description="Every status: superseded, disputed, quarantined and archived ones too.")] = False,
+    ) -> SearchResults:
+        """Hybrid search (meaning and keywords), ranked by relevance, trust, recency and importance."""
+        return await self.api.search(agent, query, limit=limit, **set_only(
+            memory_types=memory_types, tags=tags or None, include_all=include_all or None))
+
+    async def context(
+        self, agent: str, query: str,
+        max_tokens: Annotated[int | None, Field(ge=1, description="Budget for the whole text.")] = None,
+        max_memories: Annotated[int | None, Field(ge=1, le=50)] = None,
+    ) -> str:
+        """The memories relevant to `query`, grouped by type and packed into a token budget: ready to
+        read before answering."""
+        out = await self.api.context(agent, query, **set_only(max_tokens=max_tokens, max_memories=max_memories))
+        return out.context or "(no relevant memories)"
+
+    async def reinforce(self, agent: str, memory_id: str) -> Feedback:
+        """The memory proved right: its trust rises."""
+        return await self.api.reinforce(agent, memory_id)
+
+    async def dispute(self, agent: str, memory_id: str, reason: str | None = None) -> Feedback:
+        """The memory looks wrong: its trust falls; below 0.3 it is marked disputed and leaves default retrieval."""
+        return await self.api.dispute(agent, memory_id, reason)
+
+    async def corroborate(self, agent: str, memory_id: str, source: SourceType, ref: str | None = None) -> Feedback:
+        """Another source confirms the memory (a source it already has adds nothing)."""
+        return await self.api.corroborate(agent, memory_id, source, ref)
+
+    async def conflicts(
+        self, agent: str, include_resolved: bool = False, subject: str | None = None, predicate: str | None = None,
+    ) -> list[Conflict]:
+        """Conflicts between claims, pending ones unless include_resolved."""
+        return await self.api.conflicts(agent, **set_only(
+            include_resolved=include_resolved or None, subject=subject, predicate=predicate))
+
+    async def resolve_conflict(
+        self, agent: str, conflict_id: str,
+        action: Annotated[Literal["supersede", "reject", "keep_both"], Field(description=(
+            "supersede: the conflict's new memory replaces the existing belief; reject: the new memory is "
+            "archived; keep_both: both stay active."))],
+        reason: str | None = None,
+    ) -> Resolution:
+        """Settle a pending conflict."""
+        return await self.api.resolve_conflict(agent, conflict_id, action, reason)
+
+    async def quarantined(self, agent: str) -> list[Memory]:
+        """The memories waiting in quarantine (suspicious input, or claims that lost on trust)."""
+        return [m async for m in self.api.quarantined(agent)]
+
+    async def review(
+        self, agent: str, memory_id: str, action: Literal["activate", "reject"], reason: str | None = None,
+    ) -> Review:
+        """Activate (its conflicts are decided again) or reject a quarantined memory."""
+        return await self.api.review(agent, memory_id, action, reason)
+
+    async def forget(self, agent: str, memory_id: str) -> Memory:
+        """Archive a memory: it leaves retrieval but stays, with its history, for audit. (Erasing for
+        good is not offered to models: an operator does it with `credence forget --hard`.)"""
+        return await self.api.archive(agent, memory_id)
+
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+TOOLS: dict[str, ToolAnnotations] = {
+    "remember": WRITE, "search": READ_ONLY, "context": READ_ONLY, "reinforce": WRITE, "dispute": WRITE,
+    "corroborate": WRITE, "conflicts": READ_ONLY, "resolve_conflict": WRITE, "quarantined": READ_ONLY,
+    "review": WRITE, "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
+                                               open_world_hint=False),
+}
+
+
+def _as_tool(fn: Callable[..., Awaitable[Any]], default_agent: str, agent_argument: bool) -> Callable[..., Any]:
+    """`fn(agent, **arguments)` as the tool the model sees: without an `agent` parameter (the configured
+    agent is used), or with an optional one when the setting allows it. Problems become tool errors."""
+    signature = inspect.signature(fn, eval_str=True)  # real types: the SDK builds the input schema from them
+    rest = [p for name, p in signature.parameters.items() if name != "agent"]
+    if agent_argument:
+        agent = inspect.Parameter("agent", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Annotated[
+            str | None, Field(description=f"The tenant to act for; default {default_agent!r}.")])
+        rest = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in rest] + [agent]
+
+    @functools.wraps(fn)
+    async def tool(**arguments: Any) -> Any:
+        agent = arguments.pop("agent", None) or default_agent
+        try:
+            return await fn(agent, **arguments)
+        except CredenceError as exc:
+            raise ToolError(problem_text(exc)) from exc
+
+    tool.__signature__ = signature.replace(parameters=rest)  # type: ignore[attr-defined]
+    del tool.__wrapped__  # the SDK reads the signature above, not the wrapped function's
+    return tool
+
+
+def build(api: AsyncCredence, agent: str, *, agent_argument: bool = False, name: str = "credence") -> MCPServer:
+    """The MCP server for one configured agent, over a client it closes when the server stops."""
+    if not agent:
+        raise ValueError("no agent: set CREDENCE_AGENT or pass --agent")
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer) -> AsyncIterator[None]:
+        try:
+            yield None
+        finally:
+            await api.aclose()
+
+    server = MCPServer(name, instructions=INSTRUCTIONS, lifespan=lifespan)
+    tools = Tools(api)
+    for tool_name, annotations in TOOLS.items():
+        server.add_tool(_as_tool(getattr(tools, tool_name), agent, agent_argument), name=tool_name,
+                        annotations=annotations)
+
+    async def read(call: Awaitable[BaseModel]) -> str:
+        try:
+            return (await call).model_dump_json(indent=2)
+        except NotFound as exc:
+            raise ResourceNotFoundError(problem_text(exc)) from exc
+        except CredenceError as exc:
+            raise ResourceError(problem_text(exc)) from exc
+
+    @server.resource("credence://memories/{memory_id}", name="memory", mime_type="application/json",
+                     description="One memory of the configured agent: text, status, trust, claim, provenance.")
+    async def memory(memory_id: str) -> str:
+        return await read(api.get(agent, memory_id))
+
+    @server.resource("credence://memories/{memory_id}/explanation", name="explanation", mime_type="application/json",
+                     description="Why the memory has its trust and status: the trust terms, its sources, "
+                                 "its conflicts and what it superseded or was superseded by.")
+    async def explanation(memory_id: str) -> str:
+        return await read(api.explain(agent, memory_id))
+
+    return server
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="credence-mcp", description="Credence memory as an MCP server.")
+    parser.add_argument("--agent", help="the tenant every tool acts for (default: $CREDENCE_AGENT)")
+    parser.add_argument("--agent-argument", action="store_true", default=None,
+                        help="let tools take an `agent` argument (default: $CREDENCE_MCP_AGENT_ARGUMENT, else off)")
+    parser.add_argument("--url", help="the Credence service (default: $CREDENCE_URL or http://127.0.0.1:8000)")
+    parser.add_argument("--api-key", help="the service's bearer key (default: $CREDENCE_API_KEY)")
+    parser.add_argument("--actor", help="who acts, in the audit trail (default: $CREDENCE_ACTOR, else credence-mcp)")
+    parser.add_argument("--transport", choices=("stdio", "streamable-http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="streamable-http: the address to listen on")
+    parser.add_argument("--port", type=int, default=8765, help="streamable-http: the port to listen on")
+    parser.add_argument("--path", default="/mcp", help="streamable-http: the endpoint's path")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    agent = args.agent or os.environ.get("CREDENCE_AGENT") or ""
+    agent_argument = args.agent_argument or os.environ.get("CREDENCE_MCP_AGENT_ARGUMENT", "").lower() in TRUE
+    settings = {**from_environment(), **set_only(url=args.url, api_key=args.api_key, actor=args.actor)}
+    settings["actor"] = settings["actor"] or "credence-mcp"
+    if not agent:
+        print("credence-mcp: no agent: set CREDENCE_AGENT or pass --agent", file=sys.stderr)
+        return 2
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per call on stderr otherwise
+    server = build(AsyncCredence(**settings), agent, agent_argument=agent_argument)
+    if args.transport == "stdio":
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=args.host, port=args.port, streamable_http_path=args.path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
