@@ -8,6 +8,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi.routing import iter_route_contexts
+from starlette.routing import compile_path
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from graph.core.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
 
@@ -68,8 +71,21 @@ async def _credence(_: Request, exc: CredenceError) -> JSONResponse:
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 
-async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-    return problem(exc.status_code, "http", str(exc.detail), str(exc.detail), headers=getattr(exc, "headers", None))
+async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    headers = getattr(exc, "headers", None)
+    if exc.status_code == 405:
+        # Starlette names only the methods of the first route matching the path; a path served by
+        # several routes (GET and POST /v1/memories) allows all of theirs.
+        headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request))}
+    return problem(exc.status_code, "http", str(exc.detail), str(exc.detail), headers=headers)
+
+
+def allowed_methods(request: Request) -> list[str]:
+    methods: set[str] = set()
+    for route in iter_route_contexts(request.app.routes):  # included routers flattened, prefixes applied
+        if route.methods and route.path and compile_path(route.path)[0].match(request.url.path):
+            methods |= route.methods
+    return sorted(methods)
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -77,7 +93,45 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 
+class KeepConnectionOnError:
+    """Starlette's ServerErrorMiddleware sends the 500 problem (from `_unexpected`) and then raises
+    the error again for the server to log; uvicorn answers that by closing the connection, so every
+    500 also reset a keep-alive client. Wrapped around the whole stack, this swallows the error once
+    its response has been sent in full (it is already logged); a response cut short still raises."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        state = {"started": False, "complete": False}
+
+        async def tracking(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state["started"] = True
+            elif message["type"] == "http.response.body" and not message.get("more_body", False):
+                state["complete"] = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if state["complete"]:
+                return
+            if state["started"]:
+                raise
+            log.exception("unhandled error outside the problem handlers", exc_info=exc)
+            await problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")(
+                scope, receive, send)
+
+
 def install(app: FastAPI) -> None:
+    build = app.build_middleware_stack
+    app.build_middleware_stack = lambda: KeepConnectionOnError(build())  # type: ignore[method-assign]
+    from api.openapi import document  # it imports this module
+    document(app)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(InvalidInput, _invalid)
     app.add_exception_handler(NotFound, _not_found)

@@ -8,7 +8,7 @@ from uuid import UUID
 from fastapi import APIRouter, Query, Response, status
 
 from api.deps import AgentQuery, ActorDep, MemoriesDep
-from api.schemas.common import MemoryType, Status
+from api.schemas.common import CURSOR_PATTERN, MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
 from graph.memories.model import MemoryPatch
@@ -18,6 +18,8 @@ router = APIRouter(prefix="/v1", tags=["memories"])
 
 
 @router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=StoreOut,
+             responses={200: {"model": StoreOut, "description": "Deduplicated: an active belief already said this; "
+                                                                 "it was corroborated instead."}},
              summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated)")
 async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response) -> StoreOut:
     result = await memories.create(body.to_domain(), actor=actor)
@@ -49,7 +51,8 @@ async def list_memories(
     include_all: Annotated[bool, Query(description="Every status, archived included.")] = False,
     memory_type: Annotated[list[MemoryType] | None, Query(description="Repeatable.")] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    cursor: Annotated[str | None, Query(max_length=512)] = None,
+    cursor: Annotated[str | None, Query(max_length=512, pattern=CURSOR_PATTERN, description=
+                                                 "next_cursor of the previous page, unchanged.")] = None,
 ) -> MemoryPage:
     statuses = visible_statuses(status_ or status_filter, include_superseded=include_superseded,
                                 include_disputed=include_disputed, include_quarantined=include_quarantined,

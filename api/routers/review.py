@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from api.deps import AgentQuery, ActorDep, MemoriesDep, ServicesDep
 from api.schemas.beliefs import ClaimOut
+from api.schemas.common import CURSOR_PATTERN
 from api.schemas.memories import MemoryOut, MemoryPage
 from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
                                 ReviewIn, ReviewOut, SupersessionOut)
@@ -38,7 +39,8 @@ async def resolve_conflict(conflict_id: UUID, agent: AgentQuery, body: ResolveIn
 @router.get("/quarantine", response_model=MemoryPage, summary="Quarantined memories, newest first")
 async def list_quarantine(agent: AgentQuery, memories: MemoriesDep,
                           limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                          cursor: Annotated[str | None, Query(max_length=512)] = None) -> MemoryPage:
+                          cursor: Annotated[str | None, Query(max_length=512, pattern=CURSOR_PATTERN, description=
+                                                 "next_cursor of the previous page, unchanged.")] = None) -> MemoryPage:
     page = await memories.list(agent, statuses=("quarantined",), limit=limit, after=cursor)
     return MemoryPage(count=len(page.items), items=[MemoryOut.of(m) for m in page.items], next_cursor=page.next_cursor)
 

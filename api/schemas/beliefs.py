@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, StrictBool
 
-from api.schemas.common import Agent, Request
+from api.schemas.common import Agent, Instant, Request
 from graph.core.vocab import SCOPES
 from graph.memories.model import Claim, Provenance, Quarantine
 from graph.beliefs.normalize import NORMALIZERS
@@ -31,8 +31,8 @@ class ClaimIn(Request):
     exclusive: StrictBool = Field(True, description="false: several values may hold at once.")
     scope: Scope = "global"
     session_id: str | None = Field(None, max_length=MAX_SESSION_ID, description="Required when scope is session.")
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
+    valid_from: Instant | None = None
+    valid_until: Instant | None = None
 
     def to_domain(self) -> Claim:
         return Claim(subject=self.subject, predicate=self.predicate, value=self.value, exclusive=self.exclusive,

@@ -15,7 +15,7 @@ LinkType = Literal["SUPPORTS", "CAUSES"]
 class LinkCreate(Request):
     agent: Agent
     type: LinkType = Field(description="SUPPORTS: this memory supports `to`; CAUSES: this memory caused `to`.")
-    to: UUID = Field(description="The other memory, of the same agent.")
+    to: UUID = Field(description="Another memory of the same agent: a memory cannot link to itself (422).")
     note: str | None = Field(None, max_length=1_000)
 
 

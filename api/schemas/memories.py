@@ -4,24 +4,28 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, StrictFloat, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model_validator
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
-from api.schemas.common import Agent, MemoryType, Request, Status, Tag
+from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
-from graph.memories.rules import MAX_CATEGORY_CHARS, MAX_TAGS, NOT_NULL_ON_PATCH, PATCHABLE_FIELDS
+from graph.memories.rules import (MAX_CATEGORY_CHARS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, MAX_TAGS,
+                                  NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)
 from graph.core.vocab import ON_CONFLICT
 
 
 class MemoryCreate(Request):
     agent: Agent
-    text: str = Field(description="What the agent learned. Non-empty; at most CREDENCE_MAX_TEXT_CHARS.")
+    text: str = Field(min_length=1, pattern=r"\S",
+                      description="What the agent learned. Non-empty; at most CREDENCE_MAX_TEXT_CHARS.")
     memory_type: MemoryType = "fact"
     category: str | None = Field(None, max_length=MAX_CATEGORY_CHARS)
     importance: StrictFloat = Field(DEFAULT_IMPORTANCE, ge=0.0, le=1.0)
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
-    event_at: datetime | None = Field(None, description="When the remembered event happened (ISO-8601).")
-    metadata: dict[str, Any] | None = Field(None, description="Free-form JSON object, at most 16 KiB.")
+    event_at: Instant | None = Field(None, description="When the remembered event happened (ISO-8601).")
+    metadata: dict[str, Any] | None = Field(
+        None, description=f"Free-form JSON object: at most {MAX_METADATA_BYTES // 1024} KiB as JSON, nested at most "
+                          f"{MAX_METADATA_DEPTH} levels, valid Unicode, finite numbers.")
     claim: ClaimIn | None = Field(None, description="What the memory asserts; enables conflict detection.")
     provenance: ProvenanceIn | None = Field(None, description="Default: source inference.")
     quarantine: SuspiciousIn | None = Field(None, description="Flag suspicious input: stored quarantined.")
@@ -47,13 +51,15 @@ class MemoryUpdate(Request):
     lost updates: the patch applies only if the memory is still at that version (else 409).
     The fields besides expected_version are the domain's PATCHABLE_FIELDS (a unit test holds them
     equal); the domain checks every change again, whoever calls it."""
-    text: str | None = None
+    model_config = ConfigDict(json_schema_extra=lambda schema: _patch_schema(schema))
+
+    text: str | None = Field(None, min_length=1, pattern=r"\S")
     memory_type: MemoryType | None = None
     category: str | None = Field(None, max_length=MAX_CATEGORY_CHARS)
     importance: StrictFloat | None = Field(None, ge=0.0, le=1.0)
     tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
-    event_at: datetime | None = None
-    metadata: dict[str, Any] | None = None
+    event_at: Instant | None = None
+    metadata: dict[str, Any] | None = Field(None, description="Replaces the metadata; the same rules as on create.")
     expected_version: StrictInt | None = Field(None, ge=1)
 
     @model_validator(mode="after")
@@ -68,6 +74,18 @@ class MemoryUpdate(Request):
 
     def changes(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in PATCHABLE_FIELDS if name in self.model_fields_set}
+
+
+def _patch_schema(schema: dict[str, Any]) -> None:
+    """The document says what the server takes: at least one patchable field, and null only where it
+    clears something (the model needs None to tell "absent" apart, so the schema is edited here)."""
+    schema["anyOf"] = [{"required": [name]} for name in PATCHABLE_FIELDS]
+    for name in NOT_NULL_ON_PATCH:
+        prop = schema["properties"][name]
+        kept = [branch for branch in prop.pop("anyOf", []) if branch.get("type") != "null"]
+        if len(kept) == 1:
+            prop.update(kept[0])
+        prop.pop("default", None)
 
 
 class MemoryOut(BaseModel):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import (AliasChoices, AwareDatetime, BaseModel, Field, StrictBool, StrictFloat, StrictInt,
+from pydantic import (AliasChoices, BaseModel, Field, StrictBool, StrictFloat, StrictInt,
                       field_validator, model_validator)
 
-from api.schemas.common import Agent, MemoryType, Request, Status, Tag
+from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.beliefs import QuarantineOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
@@ -58,11 +58,11 @@ class RetrievalOptions(Request):
     include_all: StrictBool = Field(False, description="Every status, archived included.")
     session_id: str | None = Field(None, max_length=200,
                                    description="Show this session's claims; they override global ones.")
-    after: AwareDatetime | None = Field(None, description="Only memories whose `time_field` is later than this.")
-    before: AwareDatetime | None = Field(None, description="Only memories whose `time_field` is earlier than this.")
+    after: AwareInstant | None = Field(None, description="Only memories whose `time_field` is later than this.")
+    before: AwareInstant | None = Field(None, description="Only memories whose `time_field` is earlier than this.")
     time_field: Literal["created_at", "event_at"] = Field(
         "created_at", description="What before/after compare; memories without an event_at fail event_at bounds.")
-    as_of: AwareDatetime | None = Field(
+    as_of: AwareInstant | None = Field(
         None, description="Validity windows are checked at this instant (default: now).")
 
     @field_validator("tags")

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
 
 from graph.core.errors import InvalidInput
-from graph.core.timeutil import to_utc
+from graph.core.timeutil import check_instant
+from graph.core.values import check_unicode
 from graph.core.vocab import SCOPES
 from graph.memories.model import Claim
 
@@ -20,6 +20,7 @@ def check_claim(claim: Claim, field: str) -> None:
     for name in ("subject", "predicate", "value"):
         if not isinstance(getattr(claim, name), str):
             raise InvalidInput(f"{field}.{name}", "must be a string")
+        check_unicode(getattr(claim, name), f"{field}.{name}")
     for name, value, limit in (("subject", claim.subject, MAX_SUBJECT), ("predicate", claim.predicate, MAX_PREDICATE)):
         if not value.strip():
             raise InvalidInput(f"{field}.{name}", "must not be empty")
@@ -35,14 +36,15 @@ def check_claim(claim: Claim, field: str) -> None:
         raise InvalidInput(f"{field}.scope", f"must be one of {', '.join(SCOPES)}")
     if claim.session_id is not None and not isinstance(claim.session_id, str):
         raise InvalidInput(f"{field}.session_id", "must be a string or null")
+    if claim.session_id is not None:
+        check_unicode(claim.session_id, f"{field}.session_id")
     if claim.session_id is not None and len(claim.session_id) > MAX_SESSION_ID:
         raise InvalidInput(f"{field}.session_id", f"is {len(claim.session_id)} characters; the limit is {MAX_SESSION_ID}")
     if claim.scope == "session" and not (claim.session_id and claim.session_id.strip()):
         raise InvalidInput(f"{field}.session_id", "is required when scope is session")
-    for name in ("valid_from", "valid_until"):
-        if getattr(claim, name) is not None and not isinstance(getattr(claim, name), datetime):
-            raise InvalidInput(f"{field}.{name}", "must be a datetime or null")
-    if claim.valid_from and claim.valid_until and to_utc(claim.valid_from) > to_utc(claim.valid_until):
+    valid_from = check_instant(claim.valid_from, f"{field}.valid_from")
+    valid_until = check_instant(claim.valid_until, f"{field}.valid_until")
+    if valid_from and valid_until and valid_from > valid_until:
         raise InvalidInput(f"{field}.valid_until", "must not be before valid_from")
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from graph.context.format import ContextItem
 from graph.retrieval.fusion import fuse
 from graph.memories.model import Memory
-from graph.retrieval.model import SearchMeta, SearchQuery
+from graph.retrieval.model import SearchMeta, SearchQuery, check_query
 from graph.context.packing import Packed, pack, top
 from graph.memories.records import memory_from_map
 from graph.retrieval.service import RetrievalService, visibility
@@ -47,7 +47,7 @@ class ContextService:
         self.runner, self.retrieval, self.estimate = runner, retrieval, estimate
 
     async def context(self, query: ContextQuery) -> ContextResult:
-        search = replace(query.search, limit=2 * query.max_memories, track_access=False)
+        search = check_query(replace(query.search, limit=2 * query.max_memories, track_access=False))
         weights = search.rerank or Weights()
         # Embedded while the search's full-text query runs; the neighbours need the vector too.
         embedding = asyncio.ensure_future(self.retrieval.embed(search.text))

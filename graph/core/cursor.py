@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import json
+import uuid
 from datetime import datetime
 
 from graph.core.errors import InvalidInput
@@ -15,12 +16,16 @@ def encode(created_at: datetime, memory_id: str) -> str:
 
 
 def decode(cursor: str) -> tuple[str, str]:
+    """The (created_at, id) a cursor holds, re-encoded in the service's own formats: whatever a
+    client hand-makes is refused here, never passed on to the database."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         created, memory_id = json.loads(raw)
-        datetime.fromisoformat(created)
-        if not isinstance(memory_id, str):
+        if not isinstance(created, str) or not isinstance(memory_id, str):
             raise ValueError
-        return created, memory_id
-    except (ValueError, TypeError):
+        at = datetime.fromisoformat(created)
+        if at.tzinfo is None or "T" not in created:
+            raise ValueError
+        return iso(at), str(uuid.UUID(memory_id))
+    except (ValueError, TypeError, OverflowError, UnicodeError, RecursionError):
         raise InvalidInput("cursor", "is not a cursor this service issued; pass next_cursor unchanged") from None

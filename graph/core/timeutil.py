@@ -4,6 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
+from graph.core.errors import InvalidInput
+
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
@@ -12,6 +14,19 @@ def utcnow() -> datetime:
 def to_utc(value: datetime) -> datetime:
     # A naive datetime from a client is taken as UTC, the only sane reading for stored facts.
     return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def check_instant(value: Any, field: str) -> datetime | None:
+    """A datetime the service can store and compare: as UTC it must still fall in years 1..9999
+    (`9999-12-31T23:59:59-14:00` does not, and overflowed every comparison and conversion)."""
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        raise InvalidInput(field, "must be a datetime or null")
+    try:
+        return to_utc(value)
+    except OverflowError:
+        raise InvalidInput(field, "falls outside the years 1 to 9999 once converted to UTC") from None
 
 
 def iso(value: datetime | None) -> str | None:

@@ -1,12 +1,13 @@
 """Graph records become domain objects here and nowhere else."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from graph.memories.model import Claim, Memory, Quarantine
 from graph.beliefs.trust import DEFAULT_SOURCE
 from graph.core.timeutil import from_graph
+from graph.core.values import loads_readable
+from graph.memories.rules import MAX_METADATA_DEPTH
 
 
 def claim_from_map(c: dict[str, Any] | None) -> Claim | None:
@@ -39,8 +40,9 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         created_at=from_graph(m["created_at"]),
         updated_at=from_graph(m.get("updated_at") or m["created_at"]),
         event_at=from_graph(m.get("event_at")),
-        # Neo4j properties cannot hold maps, so metadata is stored as a JSON object string.
-        metadata=json.loads(metadata) if metadata else None,
+        # Neo4j properties cannot hold maps, so metadata is stored as a JSON object string. Read
+        # through repair: what an older version stored must never fail the tenant's reads.
+        metadata=loads_readable(metadata, MAX_METADATA_DEPTH),
         source_type=m.get("source_type") or DEFAULT_SOURCE,
         corroboration=int(m.get("corroboration") or 1),
         reinforcements=int(m.get("reinforcements") or 0),

@@ -16,6 +16,8 @@ from typing import Any
 from graph.beliefs.claims import check_claim
 from graph.beliefs.trust import SOURCE_TYPES
 from graph.core.errors import InvalidInput
+from graph.core.timeutil import check_instant
+from graph.core.values import check_json, check_unicode
 from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT
 from graph.memories.model import MemoryPatch, NewMemory
 
@@ -32,6 +34,7 @@ MAX_CATEGORY_CHARS = 100
 MAX_TAGS = 64
 MAX_TAG_CHARS = 64
 MAX_METADATA_BYTES = 16_384
+MAX_METADATA_DEPTH = 32  # levels of nested objects and lists; what every JSON tool reads back
 MAX_REF_CHARS = 500
 MAX_SUSPICIOUS_DETAILS_CHARS = 2_000
 
@@ -55,7 +58,7 @@ def check_text(text: Any, field: str, max_chars: int) -> str:
         raise InvalidInput(field, "must contain non-whitespace text")
     if len(text) > max_chars:
         raise InvalidInput(field, f"is {len(text)} characters; the limit is {max_chars}")
-    return text
+    return check_unicode(text, field)
 
 
 def check_memory_type(value: Any, field: str) -> str:
@@ -88,7 +91,7 @@ def check_tags(value: Any, field: str) -> list[str]:
     for i, tag in enumerate(value):
         if not isinstance(tag, str):
             raise InvalidInput(f"{field}[{i}]", "must be a string")
-        tag = tag.strip()
+        tag = check_unicode(tag.strip(), f"{field}[{i}]")
         if not 1 <= len(tag) <= MAX_TAG_CHARS:
             raise InvalidInput(f"{field}[{i}]", f"must hold 1 to {MAX_TAG_CHARS} characters besides surrounding spaces")
         tags.append(tag)
@@ -102,13 +105,15 @@ def check_metadata(value: Any, field: str) -> dict[str, Any] | None:
 
 
 def metadata_json(value: Any, field: str) -> str | None:
-    """Metadata as stored: a JSON object string (Neo4j properties cannot hold maps)."""
+    """Metadata as stored: a JSON object string (Neo4j properties cannot hold maps). Nesting,
+    Unicode and numbers are checked first: what a response could not carry is never stored."""
     if value is None:
         return None
     if not isinstance(value, Mapping):
         raise InvalidInput(field, "must be a JSON object")
+    check_json(value, field, MAX_METADATA_DEPTH)
     try:
-        encoded = json.dumps(value, separators=(",", ":"), sort_keys=True)
+        encoded = json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput(field, f"must hold JSON values only ({exc})") from None
     if len(encoded.encode()) > MAX_METADATA_BYTES:
@@ -117,8 +122,7 @@ def metadata_json(value: Any, field: str) -> str | None:
 
 
 def check_event_at(value: Any, field: str) -> datetime | None:
-    if value is not None and not isinstance(value, datetime):
-        raise InvalidInput(field, "must be a datetime or null")
+    check_instant(value, field)
     return value
 
 
@@ -129,7 +133,7 @@ def check_optional_str(value: Any, field: str, max_chars: int) -> str | None:
         raise InvalidInput(field, "must be a string or null")
     if len(value) > max_chars:
         raise InvalidInput(field, f"is {len(value)} characters; the limit is {max_chars}")
-    return value
+    return check_unicode(value, field)
 
 
 def check_new(item: NewMemory, where: str, max_text_chars: int) -> dict[str, Any]:

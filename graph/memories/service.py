@@ -16,11 +16,13 @@ from graph.core.errors import InvalidInput, NotFound, VersionConflict
 from graph.core.vocab import DEFAULT_STATUSES
 from graph.memories.model import Memory, MemoryPatch, NewMemory, Page, StoreResult
 from graph.memories.records import memory_from_map
-from graph.memories.rules import check_new, check_patch, metadata_json
+from graph.memories.rules import MAX_METADATA_DEPTH, check_new, check_patch, metadata_json
+from graph.core.values import loads_readable
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.beliefs.trust import compute_trust
 
+MAX_AUDIT_DEPTH = MAX_METADATA_DEPTH + 2  # a patch's metadata sits two levels inside its audit record
 MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model
 
 
@@ -157,9 +159,10 @@ class MemoryService:
         rows = await self.runner.read("memories/audit/history", agent=agent, id=memory_id)
         if not rows:
             await self.get(agent, memory_id)  # 404 for an unknown memory
+        # Audit payloads are read through repair too: older versions recorded patches as given.
         return [{**r["operation"], "at": from_graph(r["operation"]["at"]),
-                 "before": json.loads(r["operation"]["before"]) if r["operation"]["before"] else None,
-                 "after": json.loads(r["operation"]["after"]) if r["operation"]["after"] else None} for r in rows]
+                 "before": loads_readable(r["operation"]["before"], MAX_AUDIT_DEPTH),
+                 "after": loads_readable(r["operation"]["after"], MAX_AUDIT_DEPTH)} for r in rows]
 
     async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
                    memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:

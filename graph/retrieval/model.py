@@ -5,6 +5,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from graph.core.errors import InvalidInput
+from graph.core.timeutil import check_instant
+from graph.core.values import check_unicode
 from graph.core.vocab import DEFAULT_STATUSES
 from graph.memories.model import Memory
 from graph.retrieval.rerank import Signals, Weights
@@ -29,6 +32,22 @@ class SearchQuery:
     rerank: Weights | None = Weights()  # None: keep raw relevance order
     explain: bool = False
     track_access: bool = True  # context counts only what it includes, so it turns this off
+
+
+def check_query(query: SearchQuery) -> SearchQuery:
+    """What the encoder, the tokenizer and the database cannot take is InvalidInput naming the
+    field: text that is empty or not valid Unicode, times that overflow once converted to UTC."""
+    if not isinstance(query.text, str) or not query.text.strip():
+        raise InvalidInput("query", "must contain non-whitespace text")
+    check_unicode(query.text, "query")
+    if query.session_id is not None:
+        check_unicode(query.session_id, "session_id")
+    for i, tag in enumerate(query.tags):
+        check_unicode(tag, f"tags[{i}]")
+    check_instant(query.as_of, "as_of")
+    for name in ("created_after", "event_after", "created_before", "event_before"):
+        check_instant(getattr(query, name), name.split("_")[1])  # the API's names: after, before
+    return query
 
 
 @dataclass(frozen=True)

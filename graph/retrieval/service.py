@@ -15,7 +15,7 @@ from graph.retrieval.candidates import Candidates, CandidateSearch
 from graph.embedding.encoder import AsyncEncoder
 from graph.retrieval.fusion import best_similarity, fuse, keyword_score
 from graph.retrieval.funnel import funnel
-from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
+from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
 from graph.memories.records import memory_from_map
 from graph.retrieval.rerank import Signals, Weights, composite, signals
 from graph.store.gateway import GraphRunner
@@ -100,15 +100,19 @@ class RetrievalService:
     async def search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]] | None = None
                      ) -> SearchResult:
         """Without an embedding, the query text is embedded while the full-text query runs."""
+        check_query(query)
         return await self._search(query, self.embed(query.text) if embedding is None else embedding)
 
     async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
         """One model call for all the query texts, then the searches side by side."""
+        for query in queries:
+            check_query(query)
         embeddings = await self.encoder.encode([q.text for q in queries])
         return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
 
     async def search_agents(self, query: SearchQuery, agents: list[str]) -> dict[str, SearchResult]:
         """Administrators: the same search in several tenants, each one filtered inside its own queries."""
+        check_query(query)
         embedding = await self.embed(query.text)
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
         return dict(zip(agents, results))

@@ -56,7 +56,7 @@ def node(cypher, memory_id):
     ({"tags": None}, "tags"),
     ({"metadata": ["not", "an", "object"]}, "metadata"),
     ({"metadata": {"blob": "y" * 20_000}}, "metadata"),
-    ({"metadata": {"when": datetime.now(timezone.utc)}}, "metadata"),
+    ({"metadata": {"when": datetime.now(timezone.utc)}}, "metadata.when"),
     ({"event_at": "yesterday"}, "event_at"),
 ])
 def test_update_refuses_fields_and_values_outside_the_rules_and_changes_nothing(
