@@ -12,6 +12,5 @@ router = APIRouter(prefix="/v1/admin", tags=["admin"])
 @router.post("/search", response_model=AdminSearchResponse,
              summary="The same search in several tenants (each filtered on its own), merged by score")
 async def admin_search(body: AdminSearchRequest, retrieval: RetrievalDep) -> AdminSearchResponse:
-    agents = list(dict.fromkeys(body.agents))
-    results = await retrieval.search_agents(body.to_domain(agents[0]), agents)
-    return AdminSearchResponse.of(results, body.query, body.limit, reranked=body.rerank is not False)
+    merged = await retrieval.search_agents(body.to_domain(body.agents[0]), body.agents)
+    return AdminSearchResponse.of(merged, body.query)

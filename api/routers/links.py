@@ -16,13 +16,13 @@ router = APIRouter(prefix="/v1", tags=["links"])
              summary="Link this memory to another (idempotent); context expands along these links")
 async def create_link(memory_id: UUID, body: LinkCreate, services: ServicesDep, actor: ActorDep) -> LinksOut:
     await services.links.link(body.agent, str(memory_id), str(body.to), body.type, body.note, actor)
-    return LinksOut(id=str(memory_id), links=[LinkOut(**link) for link in
+    return LinksOut(id=str(memory_id), links=[LinkOut.of(link) for link in
                                               await services.links.links(body.agent, str(memory_id))])
 
 
 @router.get("/memories/{memory_id}/links", response_model=LinksOut)
 async def list_links(memory_id: UUID, agent: AgentQuery, services: ServicesDep) -> LinksOut:
-    return LinksOut(id=str(memory_id), links=[LinkOut(**link) for link in
+    return LinksOut(id=str(memory_id), links=[LinkOut.of(link) for link in
                                               await services.links.links(agent, str(memory_id))])
 
 

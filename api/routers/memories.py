@@ -83,4 +83,4 @@ async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDe
             summary="Every change to a memory, oldest first: who, when, what, before and after")
 async def memory_history(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep) -> HistoryOut:
     operations = await memories.history(agent, str(memory_id))
-    return HistoryOut(id=str(memory_id), count=len(operations), operations=[OperationOut(**o) for o in operations])
+    return HistoryOut(id=str(memory_id), count=len(operations), operations=[OperationOut.of(o) for o in operations])

@@ -7,7 +7,6 @@ from uuid import UUID
 from fastapi import APIRouter, Query
 
 from api.deps import AgentQuery, ActorDep, MemoriesDep, ServicesDep
-from api.schemas.beliefs import ClaimOut
 from api.schemas.common import CURSOR_PATTERN
 from api.schemas.memories import MemoryOut, MemoryPage
 from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
@@ -63,15 +62,10 @@ async def review_quarantine(memory_id: UUID, agent: AgentQuery, body: ReviewIn, 
 @router.get("/memories/{memory_id}/explain", response_model=ExplainOut,
             summary="Status, trust term by term, sources, claim, conflicts and supersessions")
 async def explain_memory(memory_id: UUID, agent: AgentQuery, services: ServicesDep) -> ExplainOut:
-    view = await services.explain.memory(agent, str(memory_id))
-    memory = view["memory"]
-    return ExplainOut(memory=MemoryOut.of(memory), status=memory.status, trust=view["trust"], sources=view["sources"],
-                      claim=ClaimOut.of(memory.claim), conflicts=view["conflicts"],
-                      superseded_by=view["superseded_by"], supersedes=view["supersedes"])
+    return ExplainOut.of(await services.explain.memory(agent, str(memory_id)))
 
 
 @router.get("/memories/{memory_id}/explain/supersession", response_model=SupersessionOut,
             summary="What superseded the memory, when, and the trust of both at that time")
 async def explain_supersession(memory_id: UUID, agent: AgentQuery, services: ServicesDep) -> SupersessionOut:
-    view = await services.explain.supersession(agent, str(memory_id))
-    return SupersessionOut(**{**view, "claim": ClaimOut.of(view["claim"])})
+    return SupersessionOut.of(await services.explain.supersession(agent, str(memory_id)))

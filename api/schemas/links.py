@@ -1,6 +1,7 @@
 """Request and response bodies for memory links (SUPPORTS, CAUSES)."""
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Literal
 from uuid import UUID
@@ -8,6 +9,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from api.schemas.common import Agent, Request
+from graph.links.service import Link
 
 LinkType = Literal["SUPPORTS", "CAUSES"]
 
@@ -26,6 +28,11 @@ class LinkOut(BaseModel):
     at: datetime | None
     note: str | None = None
     reason: str | None = Field(None, description="SUPERSEDES only: why the belief was replaced.")
+
+
+    @classmethod
+    def of(cls, link: Link) -> "LinkOut":
+        return cls(**asdict(link))
 
 
 class LinksOut(BaseModel):

@@ -1,6 +1,7 @@
 """Request and response bodies for /v1/memories."""
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Literal
 
@@ -8,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
+from graph.memories.audit import Operation
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
 from graph.memories.rules import (MAX_CATEGORY_CHARS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, MAX_TAGS,
                                   NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)
@@ -166,6 +168,10 @@ class OperationOut(BaseModel):
     at: datetime
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+
+    @classmethod
+    def of(cls, operation: Operation) -> "OperationOut":
+        return cls(**asdict(operation))
 
 
 class HistoryOut(BaseModel):

@@ -11,6 +11,7 @@ from api.schemas.beliefs import QuarantineOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
 from graph.core.vocab import SEARCH_MODES, visible_statuses
+from graph.retrieval.across_tenants import AcrossTenants
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
 from graph.retrieval.rerank import Weights
 
@@ -198,8 +199,8 @@ class AdminSearchResponse(BaseModel):
     meta: dict[str, SearchMetaOut] | None = Field(None, description="With explain: true, per agent.")
 
     @classmethod
-    def of(cls, results: dict[str, SearchResult], query: str, limit: int, reranked: bool) -> "AdminSearchResponse":
-        hits = [SearchHitOut.of(h, r, r.meta is not None) for r in results.values() for h in r.hits]
-        hits.sort(key=(lambda h: (-h.composite_score, -h.score, h.id)) if reranked else (lambda h: (-h.score, h.id)))
-        meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in results.items() if r.meta} or None
-        return cls(count=min(limit, len(hits)), results=hits[:limit], meta=meta)
+    def of(cls, merged: AcrossTenants, query: str) -> "AdminSearchResponse":
+        hits = [SearchHitOut.of(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
+                for h in merged.hits]
+        meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in merged.results.items() if r.meta} or None
+        return cls(count=len(hits), results=hits, meta=meta)

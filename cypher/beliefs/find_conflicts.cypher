@@ -3,6 +3,7 @@
 // only meets claims of its own session; global and temporal claims meet each other, whatever
 // session_id they carry.
 // params: agent, subject, predicate, normalized_value, scope, session_id, valid_from, valid_until
+// returns: many
 MATCH (m:Memory {agent: $agent, status: 'active'})-[:ASSERTS]->(c:Claim {agent: $agent, subject: $subject, predicate: $predicate})
 WHERE c.exclusive AND c.normalized_value <> $normalized_value
   AND ((c.scope = 'session') = ($scope = 'session'))

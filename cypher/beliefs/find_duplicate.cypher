@@ -2,6 +2,7 @@
 // value, same scope (and, for a session claim, the same session), overlapping validity. Dedup
 // corroborates it instead.
 // params: agent, subject, predicate, normalized_value, scope, session_id, valid_from, valid_until
+// returns: optional
 MATCH (m:Memory {agent: $agent, status: 'active'})-[:ASSERTS]->(c:Claim {agent: $agent, subject: $subject, predicate: $predicate})
 WHERE c.normalized_value = $normalized_value AND c.scope = $scope
   AND ($scope <> 'session' OR c.session_id = $session_id)

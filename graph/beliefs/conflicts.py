@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from graph.memories import audit
@@ -11,6 +12,7 @@ from graph.beliefs.rivalry import conflict_rows, rivals, unrecorded
 from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
 from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
+from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow
@@ -27,15 +29,36 @@ class Resolution:
     resolved: tuple[str, ...]  # every conflict this closed (the one asked for, and any it settled)
 
 
-def conflict_view(row: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ConflictView:
+    """A conflict between a new memory and an existing belief, with both sides as they are now."""
+    id: str
+    status: str  # pending | resolved
+    reason: str  # trust_insufficient, predicate_requires_review, suspicious_input, keep_both, ...
+    rule: str | None  # the precedence rule that decided
+    resolution: str | None
+    resolved_by: str | None
+    new_trust: float
+    existing_trust: float
+    created_at: datetime
+    resolved_at: datetime | None
+    new_id: str
+    existing_id: str
+    new_status: str | None
+    existing_status: str | None
+    new_claim: Claim | None
+    existing_claim: Claim | None
+
+
+def conflict_view(row: dict[str, Any]) -> ConflictView:
     c = row["conflict"]
-    return {"id": c["id"], "status": c["status"], "reason": c["reason"], "rule": c.get("rule"),
-            "resolution": c.get("resolution"), "resolved_by": c.get("resolved_by"),
-            "new_trust": c["new_trust"], "existing_trust": c["existing_trust"],
-            "created_at": from_graph(c["created_at"]), "resolved_at": from_graph(c.get("resolved_at")),
-            "new_id": row["new_id"], "existing_id": row["existing_id"],
-            "new_status": row.get("new_status"), "existing_status": row.get("existing_status"),
-            "new_claim": claim_from_map(row.get("new_claim")), "existing_claim": claim_from_map(row.get("existing_claim"))}
+    return ConflictView(
+        id=c["id"], status=c["status"], reason=c["reason"], rule=c.get("rule"), resolution=c.get("resolution"),
+        resolved_by=c.get("resolved_by"), new_trust=c["new_trust"], existing_trust=c["existing_trust"],
+        created_at=from_graph(c["created_at"]), resolved_at=from_graph(c.get("resolved_at")),
+        new_id=row["new_id"], existing_id=row["existing_id"], new_status=row.get("new_status"),
+        existing_status=row.get("existing_status"), new_claim=claim_from_map(row.get("new_claim")),
+        existing_claim=claim_from_map(row.get("existing_claim")))
 
 
 class ConflictService:
@@ -43,7 +66,7 @@ class ConflictService:
         self.runner = runner
 
     async def list(self, agent: str, *, subject: str | None = None, predicate: str | None = None,
-                   include_resolved: bool = False, limit: int = 100) -> list[dict[str, Any]]:
+                   include_resolved: bool = False, limit: int = 100) -> list[ConflictView]:
         rows = await self.runner.read("beliefs/conflicts/list", agent=agent, subject=subject, predicate=predicate,
                                       include_resolved=include_resolved, limit=limit)
         return [conflict_view(r) for r in rows]

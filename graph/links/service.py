@@ -2,7 +2,8 @@
 from the belief write path only; listing shows all three."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 
 from graph.memories import audit
 from graph.core.errors import InvalidInput, NotFound
@@ -10,6 +11,17 @@ from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow
 
 LINK_TYPES = ("SUPPORTS", "CAUSES")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One edge at a memory, seen from it."""
+    type: str  # SUPPORTS, CAUSES or SUPERSEDES
+    direction: str  # out: the memory is the edge's start; in: its end
+    id: str  # the memory at the other end
+    at: datetime | None
+    note: str | None = None
+    reason: str | None = None  # SUPERSEDES only: why the belief was replaced
 
 
 class LinkService:
@@ -41,11 +53,12 @@ class LinkService:
 
         await self.runner.write_tx(work)
 
-    async def links(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
-        rows = await self.runner.read("links/list", agent=agent, id=memory_id)
-        if not rows:
+    async def links(self, agent: str, memory_id: str) -> list[Link]:
+        row = await self.runner.read_tx(lambda tx: tx.optional("links/list", agent=agent, id=memory_id))
+        if row is None:
             raise NotFound("memory", memory_id)
-        return [{**link, "at": from_graph(link["at"])} for link in rows[0]["links"]]
+        return [Link(type=e["type"], direction=e["direction"], id=e["id"], at=from_graph(e["at"]), note=e["note"],
+                     reason=e["reason"]) for e in row["links"]]
 
 
 async def _missing(tx: Tx, agent: str, *ids: str) -> None:

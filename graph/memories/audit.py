@@ -4,12 +4,25 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from graph.store.gateway import Tx
 from graph.core.timeutil import iso, utcnow
 
 DEFAULT_ACTOR = "api"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One audit record: who changed which memories how, with what the change touched before and after."""
+    id: str
+    op: str  # store, update, archive, supersede, quarantine, review, resolve, reinforce, dispute, ...
+    actor: str
+    at: datetime
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
 
 
 def _json(value: dict[str, Any] | None) -> str | None:

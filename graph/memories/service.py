@@ -154,15 +154,16 @@ class MemoryService:
             raise NotFound("memory", memory_id)
         return memory_from_map(rows[0]["memory"], rows[0]["claim"])
 
-    async def history(self, agent: str, memory_id: str) -> list[dict[str, Any]]:
+    async def history(self, agent: str, memory_id: str) -> list[audit.Operation]:
         """Audit records of one memory, oldest first; a memory with none is unknown."""
         rows = await self.runner.read("memories/audit/history", agent=agent, id=memory_id)
         if not rows:
             await self.get(agent, memory_id)  # 404 for an unknown memory
         # Audit payloads are read through repair too: older versions recorded patches as given.
-        return [{**r["operation"], "at": from_graph(r["operation"]["at"]),
-                 "before": loads_readable(r["operation"]["before"], MAX_AUDIT_DEPTH),
-                 "after": loads_readable(r["operation"]["after"], MAX_AUDIT_DEPTH)} for r in rows]
+        return [audit.Operation(id=o["id"], op=o["op"], actor=o["actor"], at=from_graph(o["at"]),
+                                before=loads_readable(o["before"], MAX_AUDIT_DEPTH),
+                                after=loads_readable(o["after"], MAX_AUDIT_DEPTH))
+                for o in (r["operation"] for r in rows)]
 
     async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
                    memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:

@@ -16,6 +16,9 @@ from graph.embedding.encoder import AsyncEncoder
 from graph.retrieval.fusion import best_similarity, fuse, keyword_score
 from graph.retrieval.funnel import funnel
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
+from graph.retrieval.across_tenants import AcrossTenants, merge
+from graph.memories.rules import check_agent
+from graph.core.errors import InvalidInput
 from graph.memories.records import memory_from_map
 from graph.retrieval.rerank import Signals, Weights, composite, signals
 from graph.store.gateway import GraphRunner
@@ -110,12 +113,15 @@ class RetrievalService:
         embeddings = await self.encoder.encode([q.text for q in queries])
         return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
 
-    async def search_agents(self, query: SearchQuery, agents: list[str]) -> dict[str, SearchResult]:
+    async def search_agents(self, query: SearchQuery, agents: list[str]) -> AcrossTenants:
         """Administrators: the same search in several tenants, each one filtered inside its own queries."""
         check_query(query)
+        agents = [check_agent(a, f"agents[{i}]") for i, a in enumerate(dict.fromkeys(agents))]
+        if not agents:
+            raise InvalidInput("agents", "must name at least one agent")
         embedding = await self.embed(query.text)
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
-        return dict(zip(agents, results))
+        return merge(dict(zip(agents, results)), query.limit, reranked=query.rerank is not None)
 
     async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
         filters = visibility(query, query.explain)
