@@ -6,6 +6,8 @@ from typing import Any
 
 import httpx
 
+from credence_client.retry import retry_after_seconds
+
 
 class CredenceError(Exception):
     """Anything the client raises on purpose."""
@@ -82,7 +84,6 @@ class Unavailable(ServerError):
 
     @property
     def retry_after(self) -> float | None:
-        from credence_client.retry import retry_after_seconds
         return retry_after_seconds(self.headers.get("retry-after"))
 
 
