@@ -4,6 +4,8 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence remember agent-1 "The user prefers dark mode" --type preference
     credence search agent-1 "UI theme" --explain
     credence context agent-1 "what does the user like?" --max-tokens 300
+    credence export --agent agent-1 > agent-1.jsonl
+    credence import agent-1.jsonl --agent agent-1
 """
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from credence_client.endpoints import set_only
-from credence_client.errors import CredenceAPIError, ServiceUnreachable
+from credence_client import transfer
+from credence_client.errors import CredenceAPIError, CredenceError, ServiceUnreachable
 from credence_client.sync import Credence
 
 Handler = Callable[[Credence, argparse.Namespace], Any]
@@ -114,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     command("review", lambda api, a: api.review(a.agent, a.id, a.action, a.reason),
             "activate or reject a quarantined memory", "agent", "id", "action").add_argument("--reason")
     command("ready", lambda api, a: api.ready(), "is the service ready?")
+    transfer.register(command)
     return parser
 
 
@@ -143,6 +147,9 @@ def main(argv: Sequence[str] | None = None, api: Credence | None = None) -> int:
     except ServiceUnreachable as exc:
         print(f"credence: {exc}", file=sys.stderr)
         return 3
+    except CredenceError as exc:  # a file the command cannot read (credence import)
+        print(f"credence: {exc}", file=sys.stderr)
+        return 1
     finally:
         if own:
             api.close()

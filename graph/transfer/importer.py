@@ -75,7 +75,7 @@ class ImportService:
             created.clear()
             token = str(uuid.uuid4())
             if batch.predicates:
-                rows = await tx.run("transfer/import/predicates", agent=agent, token=token,
+                rows = await tx.many("transfer/import/predicates", agent=agent, token=token,
                                     rows=[_cypher_row(p) for p in batch.predicates])
                 created["predicate"] = sum(r["created"] for r in rows)
             if batch.memories:
@@ -88,20 +88,20 @@ class ImportService:
                 new = [m for m in batch.memories if m["id"] in made]
                 claims = [{"memory_id": m["id"], "claim": m["claim"], "about": m["about"]} for m in new if m["claim"]]
                 if claims:
-                    await tx.run("transfer/import/claims", agent=agent, rows=claims)
+                    await tx.scalar("transfer/import/claims", agent=agent, rows=claims)
                 sources = [{"memory_id": m["id"], **s} for m in new for s in m["sources"]]
                 if sources:
-                    await tx.run("transfer/import/sources", agent=agent, rows=sources)
+                    await tx.scalar("transfer/import/sources", agent=agent, rows=sources)
                 created["memory"] = len(made)
             await self._check_references(tx, agent, batch)
             if batch.edges:
-                await tx.run("transfer/import/edges", agent=agent, rows=[_cypher_row(e) for e in batch.edges])
+                await tx.scalar("transfer/import/edges", agent=agent, rows=[_cypher_row(e) for e in batch.edges])
             if batch.conflicts:
                 made = await self._keyed(tx, "transfer/import/conflicts", "conflict", agent, token, batch.conflicts)
                 rows = [{"conflict_id": c["id"], **i} for c in batch.conflicts if c["id"] in made
                         for i in c["involves"]]
                 if rows:
-                    await tx.run("transfer/import/involves", agent=agent, rows=rows)
+                    await tx.scalar("transfer/import/involves", agent=agent, rows=rows)
                 created["conflict"] = len(made)
             if batch.operations:
                 made = await self._keyed(tx, "transfer/import/operations", "audit record", agent, token,
@@ -109,7 +109,7 @@ class ImportService:
                 rows = [{"operation_id": o["id"], "memory_id": m} for o in batch.operations if o["id"] in made
                         for m in o["memory_ids"]]
                 if rows:
-                    await tx.run("transfer/import/touched", agent=agent, rows=rows)
+                    await tx.scalar("transfer/import/touched", agent=agent, rows=rows)
                 created["operation"] = len(made)
 
         await self.runner.write_tx(work)
@@ -129,7 +129,7 @@ class ImportService:
     @staticmethod
     async def _keyed(tx: Tx, query: str, what: str, agent: str, token: str, items: list[dict[str, Any]]) -> set[str]:
         """MERGE by id; the ids this statement created. An id of another tenant rolls the batch back."""
-        rows = await tx.run(query, agent=agent, token=token, rows=[_cypher_row(i) for i in items])
+        rows = await tx.many(query, agent=agent, token=token, rows=[_cypher_row(i) for i in items])
         foreign = {r["id"] for r in rows if not r["own"]}
         if foreign:
             item = next(i for i in items if i["id"] in foreign)
@@ -152,7 +152,7 @@ class ImportService:
                 wanted.setdefault(m, o["line"])
         if not wanted:
             return
-        found = {r["id"] for r in await tx.run("transfer/import/known_memories", agent=agent, ids=list(wanted))}
+        found = {r["id"] for r in await tx.many("transfer/import/known_memories", agent=agent, ids=list(wanted))}
         missing = sorted((line, ident) for ident, line in wanted.items() if ident not in found)
         if missing:
             line, ident = missing[0]

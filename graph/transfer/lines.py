@@ -45,7 +45,10 @@ def decode(body: bytes, first_line: int) -> list[tuple[int, Any]]:
     """The items of a request body with their line numbers: JSON Lines (blank lines skipped but
     counted), a JSON array (item i is line first_line + i), or mem0's get_all answer
     ({"results": [...]}, numbered the same way)."""
-    text = body.decode("utf-8", errors="strict") if isinstance(body, bytes) else body
+    try:
+        text = body.decode("utf-8", errors="strict") if isinstance(body, bytes) else body
+    except UnicodeDecodeError as exc:
+        raise InvalidInput("body", f"is not UTF-8 (byte {exc.start})") from None
     stripped = text.lstrip()
     if stripped.startswith("["):
         return list(enumerate(_json(stripped, first_line), start=first_line))
@@ -66,6 +69,8 @@ def _json(text: str, line: int) -> Any:
     except json.JSONDecodeError as exc:
         raise InvalidInput(f"line {line + exc.lineno - 1}",
                            f"is not valid JSON ({exc.msg}, column {exc.colno})") from None
+    except RecursionError:  # the parser's own nesting limit (about 1,000 levels): was a 500
+        raise InvalidInput(f"line {line}", "nests too deeply to read") from None
 
 
 def parse(items: list[tuple[int, Any]], agent: str, *, max_text_chars: int, actor: str, now: datetime) -> Batch:
@@ -221,6 +226,7 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
         "quarantine_resolution": _text(item.get("quarantine_resolution"), "memory.quarantine_resolution", MAX_SHORT),
         "session_id": _text(item.get("session_id"), "memory.session_id", MAX_SHORT),
         "access_count": _int(item.get("access_count"), "memory.access_count"),
+        "superseded_reason": _text(item.get("superseded_reason"), "memory.superseded_reason", MAX_SHORT),
     }
     times = {k: _time(item.get(k), f"memory.{k}", required=k == "created_at") for k in fmt.MEMORY_TIMES}
     times["updated_at"] = times["updated_at"] or times["created_at"]
