@@ -46,12 +46,19 @@ class Call(Generic[T]):
 
 
 def _model(model: type[M]) -> Callable[[Any], M]:
-    return model.model_validate
+    def read(body: Any) -> M:
+        return model.model_validate(body)
+    read.model, read.key = model, None  # type: ignore[attr-defined]  # what the schema test checks
+    return read
 
 
 def _items(model: type[M], key: str) -> Callable[[Any], list[M]]:
     adapter = TypeAdapter(list[model])  # type: ignore[valid-type]
-    return lambda body: adapter.validate_python(body[key])
+
+    def read(body: Any) -> list[M]:
+        return adapter.validate_python(body[key])
+    read.model, read.key = model, key  # type: ignore[attr-defined]
+    return read
 
 
 def _seg(value: str) -> str:

@@ -5,9 +5,11 @@ a field the model requires is one the service always sends. The MCP server's voc
 resolution and review actions) are the service's."""
 from __future__ import annotations
 
+import inspect
+import re
 from typing import Any, get_args, get_type_hints
 
-from credence_client import mcp_server, models
+from credence_client import endpoints, mcp_server, models
 
 
 def branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
@@ -77,6 +79,46 @@ def openapi(client) -> dict[str, Any]:
 def test_every_client_model_reads_its_component_of_the_live_schema(client):
     comparison = Comparison(openapi(client))
     assert [p for model in models.ALL for p in comparison.mismatches(model)] == []
+
+
+def route(spec: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    """The OpenAPI operation that serves `method path` (templated segments match any one segment)."""
+    for template, operations in spec["paths"].items():
+        if re.fullmatch(re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)), path) and method.lower() in operations:
+            return operations[method.lower()]
+    raise AssertionError(f"the service has no route {method} {path}")
+
+
+def test_each_call_reads_the_schema_its_route_answers_with(client):
+    """The model a call reads its answer with is the one the route declares (or a list under the key
+    the route's answer holds it in), for every call in credence_client/endpoints.py."""
+    spec = client.get("/openapi.json").json()
+    placeholders = {"str": "x", "str | None": None, "dict[str, Any]": {}, "list[str]": ["x"],
+                    "list[str | dict[str, Any]]": ["x"], "list[dict[str, Any]]": [{}]}
+    checked = []
+    for name, fn in inspect.getmembers(endpoints, inspect.isfunction):
+        if fn.__module__ != endpoints.__name__ or name.startswith("_") or \
+                not str(inspect.signature(fn).return_annotation).startswith("Call["):
+            continue
+        args = [placeholders[p.annotation] for p in inspect.signature(fn).parameters.values()]
+        call = fn("/v1/memories", {"agent": "x"}, None) if name == "page" else fn(*args)
+        operation = route(spec, call.method, call.path)
+        answers = [r for status, r in operation["responses"].items() if status.startswith("2")]
+        model = getattr(call.read, "model", None)
+        if model is None:  # a raw answer (ready) or none (unlink)
+            checked.append(name)
+            continue
+        schemas = [b for r in answers for b in branches(r.get("content", {}).get("application/json", {})
+                                                        .get("schema", {}))]
+        names = {ref_name(schema) for schema in schemas}
+        if call.read.key is None:
+            assert model.openapi in names, (name, model.openapi, names)
+        else:
+            [wrapper] = names
+            held = spec["components"]["schemas"][wrapper]["properties"][call.read.key]
+            assert ref_name(held["items"]) == model.openapi, (name, held)
+        checked.append(name)
+    assert len(checked) >= 28  # every route the clients call
 
 
 def test_the_comparison_catches_a_mismatch(client):
