@@ -8,8 +8,10 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 from api import problems
-from api.deps import require_admin_key, require_api_key
-from api.routers import admin, context, feedback, health, links, memories, predicates, review, search, transfer
+from api.deps import bearer_scheme
+from api.gate import RequestGate
+from api.idempotency import IdempotencyMiddleware
+from api.routers import admin, context, feedback, health, keys, links, memories, predicates, review, search, transfer
 from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings
@@ -38,7 +40,10 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     problems.install(app)
     app.include_router(health.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router, transfer.router):
-        app.include_router(router, dependencies=[Depends(require_api_key)])
-    app.include_router(admin.router, dependencies=[Depends(require_admin_key)])
+                   predicates.router, transfer.router, admin.router, keys.router):
+        app.include_router(router, dependencies=[Depends(bearer_scheme)])
+    # Added last, runs first: the gate (key, body size) before anything reads the body; idempotency
+    # inside it, where the caller is known.
+    app.add_middleware(IdempotencyMiddleware)
+    app.add_middleware(RequestGate)
     return app

@@ -1,23 +1,30 @@
-"""Dependencies as Annotated aliases, so routes read like plain functions."""
+"""Dependencies as Annotated aliases, so routes read like plain functions.
+
+Who is calling was settled by the request gate (api/gate.py) before the body was read. Here each
+route checks what it touches: its agents must be in the caller's scope with the role the call
+needs (403 otherwise), and a write with an Idempotency-Key is replayed or armed (api/idempotency.py).
+An `agent` in the query reads on GET and writes on any other method; routes that take their agents
+from the body, and the calls that need more (hard delete, the predicate registry), use `Guard`."""
 from __future__ import annotations
 
-import secrets
 from typing import Annotated
 
 from fastapi import Depends, Header, HTTPException, Query, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPBearer
 
+from api import idempotency
+from api.gate import ACCESS
 from api.schemas.common import Agent
+from graph.keys.model import Access, Role
 from graph.memories.audit import DEFAULT_ACTOR
 from graph.memories.service import MemoryService
 from graph.beliefs.predicates import PredicateService
 from graph.retrieval.service import RetrievalService
 from graph.services import Services
 
-_bearer = HTTPBearer(auto_error=False)
-
-# The tenant, as a query parameter of every route that addresses one thing by id.
-AgentQuery = Annotated[Agent, Query(description="The tenant (agent) the data belongs to.")]
+# Only documents the scheme in OpenAPI: the gate has already checked the key.
+bearer_scheme = HTTPBearer(auto_error=False, description="An API key: scoped (issued through /v1/admin/keys), "
+                                                         "CREDENCE_API_KEY, or the administrator key.")
 
 
 def get_services(request: Request) -> Services:
@@ -35,26 +42,44 @@ def get_retrieval(services: ServicesDep) -> RetrievalService:
     return services.retrieval
 
 
-def require_api_key(services: ServicesDep,
-                    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
-    """With CREDENCE_API_KEY set, every /v1 call needs `Authorization: Bearer <key>`."""
-    expected = services.settings.api_key
-    if expected is None:
-        return
-    given = credentials.credentials if credentials else ""
-    if not secrets.compare_digest(given.encode(), expected.get_secret_value().encode()):
-        raise HTTPException(401, "missing or wrong API key", headers={"WWW-Authenticate": "Bearer"})
+class Guard:
+    """`await guard.write(body.agent)`: the caller may act with this role on these agents, or 403."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+
+    async def __call__(self, role: Role, *agents: str) -> None:
+        access: Access = self.request.scope[ACCESS]
+        refusal = access.refusal(role, agents)
+        if refusal is not None:
+            raise HTTPException(403, refusal)
+        if role >= Role.WRITE:
+            await idempotency.begin(self.request, access, list(agents))
+
+    async def read(self, *agents: str) -> None:
+        await self(Role.READ, *agents)
+
+    async def write(self, *agents: str) -> None:
+        await self(Role.WRITE, *agents)
+
+    async def admin(self, *agents: str) -> None:
+        await self(Role.ADMIN, *agents)
 
 
-def require_admin_key(services: ServicesDep,
-                      credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]) -> None:
-    """/v1/admin reads across tenants: off unless CREDENCE_ADMIN_API_KEY is set, then only with that key."""
-    expected = services.settings.admin_api_key
-    if expected is None:
-        raise HTTPException(403, "administration is disabled: set CREDENCE_ADMIN_API_KEY to enable /v1/admin")
-    given = credentials.credentials if credentials else ""
-    if not secrets.compare_digest(given.encode(), expected.get_secret_value().encode()):
-        raise HTTPException(401, "missing or wrong administrator key", headers={"WWW-Authenticate": "Bearer"})
+GuardDep = Annotated[Guard, Depends(Guard)]
+
+
+async def agent_in_scope(request: Request, agent: Annotated[Agent, Query(
+        description="The tenant (agent) the data belongs to; once.")]) -> str:
+    """The tenant named in the query: given once, and in the caller's scope."""
+    if len(request.query_params.getlist("agent")) > 1:
+        raise HTTPException(400, "`agent` is given more than once in the query; give it once")
+    await Guard(request)(Role.READ if request.method == "GET" else Role.WRITE, agent)
+    return agent
+
+
+# The tenant, as a query parameter of every route that addresses one thing by id.
+AgentQuery = Annotated[str, Depends(agent_in_scope)]
 
 
 MemoriesDep = Annotated[MemoryService, Depends(get_memories)]

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Path, status
 
-from api.deps import ActorDep, AgentQuery, ServicesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
 from api.schemas.links import LinkCreate, LinkOut, LinksOut, LinkType
 
 router = APIRouter(prefix="/v1", tags=["links"])
@@ -14,7 +14,9 @@ router = APIRouter(prefix="/v1", tags=["links"])
 
 @router.post("/memories/{memory_id}/links", status_code=status.HTTP_201_CREATED, response_model=LinksOut,
              summary="Link this memory to another (idempotent); context expands along these links")
-async def create_link(memory_id: UUID, body: LinkCreate, services: ServicesDep, actor: ActorDep) -> LinksOut:
+async def create_link(memory_id: UUID, body: LinkCreate, services: ServicesDep, actor: ActorDep,
+                      guard: GuardDep) -> LinksOut:
+    await guard.write(body.agent)
     await services.links.link(body.agent, str(memory_id), str(body.to), body.type, body.note, actor)
     return LinksOut(id=str(memory_id), links=[LinkOut.of(link) for link in
                                               await services.links.links(body.agent, str(memory_id))])

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
 
-from api.deps import AgentQuery, ActorDep, MemoriesDep
+from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep
 from api.schemas.common import CURSOR_PATTERN, MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
@@ -21,7 +21,9 @@ router = APIRouter(prefix="/v1", tags=["memories"])
              responses={200: {"model": StoreOut, "description": "Deduplicated: an active belief already said this; "
                                                                  "it was corroborated instead."}},
              summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated)")
-async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response) -> StoreOut:
+async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response,
+                        guard: GuardDep) -> StoreOut:
+    await guard.write(body.agent)
     result = await memories.create(body.to_domain(), actor=actor)
     memory = result.memory
     response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
@@ -32,7 +34,9 @@ async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorD
 
 @router.post("/memories:batch", status_code=status.HTTP_201_CREATED, response_model=MemoryBatchOut,
              summary="Store up to CREDENCE_MAX_BATCH memories in one transaction")
-async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep, actor: ActorDep) -> MemoryBatchOut:
+async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep, actor: ActorDep,
+                          guard: GuardDep) -> MemoryBatchOut:
+    await guard.write(*{m.agent for m in body.memories})  # a batch may hold several agents: all in scope
     stored = await memories.create_many([m.to_domain() for m in body.memories], actor=actor)
     return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
 
@@ -72,8 +76,9 @@ async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, 
 @router.delete("/memories/{memory_id}", response_model=MemoryOut | HardDeleteOut,
                summary="Archive a memory, or with hard=true remove it and what only it referenced")
 async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep, actor: ActorDep,
-                        hard: Annotated[bool, Query()] = False) -> MemoryOut | HardDeleteOut:
+                        guard: GuardDep, hard: Annotated[bool, Query()] = False) -> MemoryOut | HardDeleteOut:
     if hard:
+        await guard.admin(agent)
         removed = await memories.hard_delete(agent, str(memory_id), actor=actor)
         return HardDeleteOut(id=str(memory_id), related_nodes_removed=removed)
     return MemoryOut.of(await memories.archive(agent, str(memory_id), actor=actor))

@@ -5,7 +5,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
-from api.deps import AgentQuery, PredicatesDep
+from api.deps import AgentQuery, GuardDep, PredicatesDep
 from api.schemas.beliefs import PredicateBulkIn, PredicateListOut, PredicateSchemaIn, PredicateSchemaOut
 
 router = APIRouter(prefix="/v1", tags=["predicates"])
@@ -14,7 +14,8 @@ PredicatePath = Annotated[str, Path(min_length=1, max_length=100, pattern=r"\S")
 
 @router.put("/predicates/{predicate}", response_model=PredicateSchemaOut)
 async def put_predicate(predicate: PredicatePath, agent: AgentQuery, body: PredicateSchemaIn,
-                        predicates: PredicatesDep) -> PredicateSchemaOut:
+                        predicates: PredicatesDep, guard: GuardDep) -> PredicateSchemaOut:
+    await guard.admin(agent)
     [schema] = await predicates.put(agent, [body.to_domain(predicate)])
     return PredicateSchemaOut.of(schema)
 
@@ -26,7 +27,8 @@ async def get_predicate(predicate: PredicatePath, agent: AgentQuery, predicates:
 
 
 @router.post("/predicates", response_model=PredicateListOut, summary="Register several schemas at once")
-async def put_predicates(body: PredicateBulkIn, predicates: PredicatesDep) -> PredicateListOut:
+async def put_predicates(body: PredicateBulkIn, predicates: PredicatesDep, guard: GuardDep) -> PredicateListOut:
+    await guard.admin(body.agent)
     stored = await predicates.put(body.agent, [p.to_domain(p.predicate) for p in body.predicates])
     return PredicateListOut(count=len(stored), predicates=[PredicateSchemaOut.of(s) for s in stored])
 

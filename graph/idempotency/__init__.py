@@ -1,0 +1,1 @@
+"""Idempotency records: a retried write returns its first result instead of writing twice."""

@@ -1,0 +1,1 @@
+"""Scoped API keys: who may call, with which role, for which agents."""
