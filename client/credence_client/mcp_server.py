@@ -181,7 +181,8 @@ def _as_tool(fn: Callable[..., Awaitable[Any]], default_agent: str, agent_argume
 
     @functools.wraps(fn)
     async def tool(**arguments: Any) -> Any:
-        agent = arguments.pop("agent", None) or default_agent
+        asked = arguments.pop("agent", None)  # never obeyed unless the setting allows it
+        agent = (asked if agent_argument else None) or default_agent
         try:
             return await fn(agent, **arguments)
         except CredenceError as exc:
