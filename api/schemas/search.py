@@ -64,7 +64,11 @@ class RetrievalOptions(Request):
     time_field: Literal["created_at", "event_at"] = Field(
         "created_at", description="What before/after compare; memories without an event_at fail event_at bounds.")
     as_of: AwareInstant | None = Field(
-        None, description="Validity windows are checked at this instant (default: now).")
+        None, description="Valid time: what was true then. Validity windows are checked at this instant "
+                          "(default: known_at, else now), and past states of a belief count in their own window.")
+    known_at: AwareInstant | None = Field(
+        None, description="Record time: what Credence believed then. Memories recorded later are left out, "
+                          "and beliefs superseded later count as they stood then.")
 
     @field_validator("tags")
     @classmethod
@@ -88,7 +92,7 @@ class RetrievalOptions(Request):
             agent=agent, text=self.query, limit=limit, mode=self.mode, rerank=rerank, explain=self.explain,
             min_similarity=float(self.min_similarity) if self.min_similarity is not None else None,
             memory_types=tuple(self.memory_types) if self.memory_types else None, tags=tuple(self.tags),
-            statuses=statuses, session_id=self.session_id, as_of=self.as_of,
+            statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None)
 

@@ -13,7 +13,9 @@ SET m = row.props,
     // The claim's validity window, denormalised so search can filter by as_of without a hop.
     m.valid_from = datetime(row.valid_from),
     m.valid_until = datetime(row.valid_until),
-    m.quarantined_at = CASE WHEN row.props.status = 'quarantined' THEN datetime(row.created_at) END
+    m.quarantined_at = CASE WHEN row.props.status = 'quarantined' THEN datetime(row.created_at) END,
+    // A belief written as history (an older state than its slot's present) left the present at once.
+    m.superseded_at = CASE WHEN row.props.status = 'superseded' THEN datetime(row.created_at) END
 // Sources are keyed (agent, type, ref) under a uniqueness constraint: parallel writers share one.
 MERGE (s:Source {key: $agent + ' ' + row.props.source_type + ' ' + row.source_ref})
 ON CREATE SET s.agent = $agent, s.type = row.props.source_type, s.ref = row.source_ref

@@ -3,7 +3,7 @@
 // always comes back: `scanned` < $k means there are no more matches. Scores are the backend's
 // BM25, comparable only within one query. Shown hits carry what the rerank weighs and their text
 // (for the matched terms). No embedding: this query runs while the query text is being embedded.
-// params: k, lucene, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: k, lucene, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: one
 CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $k}) YIELD node AS m, score
 WITH m, score, CASE

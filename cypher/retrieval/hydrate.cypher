@@ -2,7 +2,7 @@
 // backend's vector.similarity.cosine, calibrated by the caller) and who superseded them. Ids of other
 // tenants match nothing. With $explain, memories the filters hide come back too, with `reason`;
 // context expansion uses this to screen neighbours through the same filters as search.
-// params: ids, embedding, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: ids, embedding, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: many
 UNWIND $ids AS id
 MATCH (m:Memory {agent: $agent, id: id})

@@ -5,7 +5,7 @@
 // read; `candidates` equal to $scan_cap means the tenant is larger and the index should answer.
 // $patterns are whole-word regular expressions, one per query term (lower case). Each hit says
 // which terms it holds and how many words it has; the caller scores them with BM25 over the tenant.
-// params: scan_cap, patterns, agent, statuses, session_id, as_of, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: scan_cap, patterns, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: optional
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses

@@ -31,13 +31,13 @@ class QuarantineService:
 
     async def quarantine(self, agent: str, memory_id: str, reason: str, details: str | None, actor: str) -> Memory:
         async def work(tx: Tx) -> Memory:
-            current = await tx.run("memories/get", agent=agent, id=memory_id)
+            current = await tx.optional("memories/get", agent=agent, id=memory_id)
             if not current:
                 raise NotFound("memory", memory_id)
-            status = current[0]["memory"]["status"]
+            status = current["memory"]["status"]
             if status not in QUARANTINABLE:
                 raise StateConflict(f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
-            [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
+            changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
             await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
@@ -53,17 +53,17 @@ class QuarantineService:
 
         async def work(tx: Tx) -> Review:
             now = utcnow()
-            current = await tx.run("memories/get", agent=agent, id=memory_id)
+            current = await tx.optional("memories/get", agent=agent, id=memory_id)
             if not current:
                 raise NotFound("memory", memory_id)
-            memory, claim = current[0]["memory"], claim_from_map(current[0]["claim"])
+            memory, claim = current["memory"], claim_from_map(current["claim"])
             if claim:
                 await lock_claim(tx, agent, claim)
-                [fresh] = await tx.run("memories/get", agent=agent, id=memory_id)
+                fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
                 memory = fresh["memory"]
             if memory["status"] != "quarantined":
                 raise StateConflict(f"memory {memory_id} is {memory['status']}, not quarantined")
-            pending = await tx.run("beliefs/conflicts/pending_of", agent=agent, memory_id=memory_id)
+            pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory_id)
             if action == "reject":
                 result = await self._finish(tx, agent, memory, "archived", "rejected", (), [p["id"] for p in pending],
                                             "reject", actor, reason, now)
@@ -91,14 +91,14 @@ class QuarantineService:
                 decided = conflict_rows(unrecorded(verdict.clashes, known), status="resolved",
                                         reason=verdict.resolution, resolution=verdict.resolution, new_trust=me.trust)
                 if decided:
-                    await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
+                    await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
                                  now=iso(now))
                 settle = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
                 result = await self._finish(tx, agent, memory, plan.status if plan else "active", "activated",
                                             superseded, settle, verdict.resolution or "supersede", actor, reason, now)
                 if plan and plan.closures:
                     await apply_succession(tx, agent, memory_id, plan, now, own_window=True)
-                    [fresh] = await tx.run("memories/get", agent=agent, id=memory_id)
+                    fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
                     result = memory_from_map(fresh["memory"], fresh["claim"])
                 return Review(result, superseded)
 
@@ -106,23 +106,23 @@ class QuarantineService:
             conflicts = conflict_rows(unrecorded(lost, known), status="pending", reason="trust_insufficient",
                                       resolution=None, new_trust=me.trust)
             if conflicts:
-                await tx.run("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+                await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
             await audit.record(tx, agent, "review", actor, [memory_id],
                                after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
                                       "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
             pending_id = conflicts[0]["id"] if conflicts else (pending[0]["id"] if pending else None)
-            return Review(memory_from_map(memory, current[0]["claim"]), (), pending_id)
+            return Review(memory_from_map(memory, current["claim"]), (), pending_id)
 
         return await self.runner.write_tx(work)
 
     @staticmethod
     async def _finish(tx: Tx, agent: str, memory: dict, status: str, outcome: str, superseded: tuple[str, ...],
                       settle: list[str], resolution: str, actor: str, reason: str | None, now) -> Memory:
-        [changed] = await tx.run("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
+        changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
                                  quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
                                  now=iso(now))
         if settle:
-            await tx.run("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor, now=iso(now))
+            await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor, now=iso(now))
         await audit.record(tx, agent, "review", actor, [memory["id"], *superseded], before={"status": "quarantined"},
                            after={"status": status, "outcome": outcome, "superseded": list(superseded),
                                   "reason": reason})

@@ -82,7 +82,7 @@ async def succession(tx: Tx, agent: str, claim: Claim, schema: PredicateSchema, 
     timeline: list[State] = []
     if (may_have_rivals(claim, schema) and verdict.status == "active" and verdict.conflict_status == "resolved"
             and verdict.resolution != "keep_both" and (verdict.clashes or me.valid_start)):
-        rows = await tx.run("beliefs/timeline/states", agent=agent, subject=claim.subject, predicate=claim.predicate,
+        rows = await tx.many("beliefs/timeline/states", agent=agent, subject=claim.subject, predicate=claim.predicate,
                              scope=claim.scope, session_id=claim.session_id)
         timeline = [State(contender_of(r, now), r["status"], r["succeeded"]) for r in rows if r["id"] != me.memory_id]
     return place(me, verdict, timeline, now)
@@ -94,12 +94,12 @@ async def apply_succession(tx: Tx, agent: str, me_id: str, plan: Succession, now
     set the belief's own (False when it was just created with them)."""
     rows = [c for c in plan.closures if own_window or c.memory_id != me_id]
     if rows:
-        await tx.run("beliefs/timeline/close", agent=agent, now=iso(now), rows=[
+        await tx.many("beliefs/timeline/close", agent=agent, now=iso(now), rows=[
             {"id": c.memory_id, "valid_until": iso(c.valid_until), "status": c.status} for c in rows])
     linked = [c for c in plan.closures if c.successor_id]
     if linked:
-        await tx.run("beliefs/timeline/unlink", agent=agent, ids=[c.memory_id for c in linked])
-        await tx.run("beliefs/timeline/link", agent=agent, now=iso(now), edges=[
+        await tx.scalar("beliefs/timeline/unlink", agent=agent, ids=[c.memory_id for c in linked])
+        await tx.many("beliefs/timeline/link", agent=agent, now=iso(now), edges=[
             {"new_id": c.successor_id, "old_id": c.memory_id, "new_trust": c.successor_trust, "old_trust": c.trust}
             for c in linked])
 
@@ -110,7 +110,7 @@ async def rivals(tx: Tx, agent: str, claim: Claim, schema: PredicateSchema, now:
     carries its normalised value; `exclude` is the belief's own id once it is stored."""
     if not may_have_rivals(claim, schema):
         return []
-    rows = await tx.run("beliefs/find_conflicts", **gate_of(agent, claim))
+    rows = await tx.many("beliefs/find_conflicts", **gate_of(agent, claim))
     return contenders_of([r for r in rows if r["id"] != exclude], now)
 
 

@@ -32,15 +32,18 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     quarantine are decided here."""
     assert item.claim is not None
     now = utcnow()
+    # One instant for the whole write, taken in this transaction (a retried one takes a new one):
+    # the belief is recorded when what it supersedes leaves the present, as known_at reads them.
+    row["created_at"] = iso(now)
     schema = await schema_in(tx, item.agent, item.claim.predicate)
     claim = replace(item.claim, normalized_value=normalize(schema.normalize, item.claim.value))
     await lock_claim(tx, item.agent, claim)
     gate = gate_of(item.agent, claim)
 
     if schema.dedup_policy == "corroborate" and item.suspicious is None:
-        duplicate = await tx.run("beliefs/find_duplicate", **gate)
+        duplicate = await tx.optional("beliefs/find_duplicate", **gate)
         if duplicate:
-            return await _corroborate(tx, item, duplicate[0]["id"], actor, now)
+            return await _corroborate(tx, item, duplicate["id"], actor, now)
 
     # Which active beliefs it may supersede or conflict with: the one rule set (rivalry.py).
     contenders = await rivals(tx, item.agent, claim, schema, now)
@@ -62,19 +65,20 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     claim = replace(claim, valid_until=plan.valid_until)
 
     row["props"].update(status=plan.status, trust=new_trust, confidence=new_trust,
+                        superseded_reason="newer_valid_time" if plan.status == "superseded" else None,
                         quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
                         # Denormalised for retrieval: session visibility and session-over-global override.
                         claim_key=slot_key(item.agent, claim.subject, claim.predicate),
                         session_id=claim.session_id if claim.scope == "session" else None)
     row.update(valid_from=iso(claim.valid_from), valid_until=iso(claim.valid_until))
-    [created] = await tx.run("memories/create", agent=item.agent, rows=[row])
+    [created] = await tx.many("memories/create", agent=item.agent, rows=[row])
     memory_id = row["props"]["id"]
-    [asserted] = await tx.run("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,
+    asserted = await tx.one("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,
                               claim=claim_props(claim), value_entity=value_names_a_thing(claim.value))
     superseded = plan.replaced()
     if plan.superseded:
         reasons = {c.existing.memory_id: c.rule for c in verdict.clashes}
-        await tx.run("beliefs/supersede", agent=item.agent, new_id=memory_id, now=iso(now), superseded=[
+        await tx.many("beliefs/supersede", agent=item.agent, new_id=memory_id, now=iso(now), superseded=[
             {"id": c.memory_id, "reason": reasons[c.memory_id], "new_trust": new_trust, "old_trust": c.trust}
             for c in plan.superseded])
     await apply_succession(tx, item.agent, memory_id, plan, now, own_window=False)
@@ -82,7 +86,7 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
                               reason=verdict.quarantine_reason or verdict.resolution or "keep_active",
                               resolution=verdict.resolution, new_trust=new_trust)
     if conflicts:
-        await tx.run("beliefs/record_conflicts", agent=item.agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+        await tx.many("beliefs/record_conflicts", agent=item.agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
     await audit.record(tx, item.agent, "store", actor, [memory_id, *superseded], after={
         "id": memory_id, "status": plan.status, "trust": new_trust, "claim": claim_props(claim),
         "source": item.provenance.source, "superseded": list(superseded), "asserted_valid_until":
@@ -102,10 +106,10 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
 
 async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, now: datetime) -> StoreResult:
     """The same belief again: add the new source to the existing memory instead of a new node."""
-    [terms] = await tx.run("beliefs/attach_source", agent=item.agent, memory_id=existing_id,
+    terms = await tx.one("beliefs/attach_source", agent=item.agent, memory_id=existing_id,
                            source_type=item.provenance.source, source_ref=item.provenance.ref or "", now=iso(now))
     trust = trust_now(terms, now)
-    [updated] = await tx.run("beliefs/set_trust", agent=item.agent, memory_id=existing_id, trust=trust, status=None,
+    updated = await tx.optional("beliefs/set_trust", agent=item.agent, memory_id=existing_id, trust=trust, status=None,
                              now=iso(now))
     await audit.record(tx, item.agent, "dedup-corroborate", actor, [existing_id],
                        after={"source": item.provenance.source, "ref": item.provenance.ref,
@@ -115,7 +119,7 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
 
 async def lock_claim(tx: Tx, agent: str, claim: Claim) -> None:
     """Serialise on the claim's (agent, subject, predicate) for the rest of the transaction."""
-    await tx.run("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
+    await tx.scalar("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
                  subject=claim.subject, predicate=claim.predicate, now=iso(utcnow()))
 
 
@@ -124,6 +128,6 @@ async def supersede_all(tx: Tx, agent: str, memory: dict[str, Any], beaten: list
     if not beaten:
         return ()
     trust = trust_now(memory, now)
-    await tx.run("beliefs/supersede", agent=agent, new_id=memory["id"], now=iso(now), superseded=[
+    await tx.many("beliefs/supersede", agent=agent, new_id=memory["id"], now=iso(now), superseded=[
         {"id": c.memory_id, "reason": reason, "new_trust": trust, "old_trust": c.trust} for c in beaten])
     return tuple(c.memory_id for c in beaten)

@@ -23,7 +23,8 @@ class SearchQuery:
     tags: tuple[str, ...] = ()  # a memory must carry every one
     statuses: tuple[str, ...] = DEFAULT_STATUSES
     session_id: str | None = None  # that session's claims show, and override global ones
-    as_of: datetime | None = None  # the instant validity windows are checked against; None: now
+    as_of: datetime | None = None  # the instant validity windows are checked against; None: known_at, else now
+    known_at: datetime | None = None  # record time: search what was believed at this instant
     created_after: datetime | None = None
     created_before: datetime | None = None
     event_after: datetime | None = None
@@ -45,6 +46,7 @@ def check_query(query: SearchQuery) -> SearchQuery:
     for i, tag in enumerate(query.tags):
         check_unicode(tag, f"tags[{i}]")
     check_instant(query.as_of, "as_of")
+    check_instant(query.known_at, "known_at")
     for name in ("created_after", "event_after", "created_before", "event_before"):
         check_instant(getattr(query, name), name.split("_")[1])  # the API's names: after, before
     return query

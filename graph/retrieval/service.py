@@ -46,9 +46,16 @@ def pool_size(limit: int) -> int:
 
 
 def visibility(query: SearchQuery, explain: bool) -> dict[str, Any]:
-    """The parameters of the visibility filter every search query shares."""
-    return {"agent": query.agent, "statuses": list(query.statuses), "session_id": query.session_id,
-            "as_of": iso(query.as_of or utcnow()), "tags": list(query.tags),
+    """The parameters of the visibility filter every search query shares. Time travel (as_of or
+    known_at given) over active beliefs also reads superseded ones, and the filter shows those
+    that were the belief of that time: past states of their slot in their own window, and beliefs
+    still held at known_at (docs/beliefs.md, Time)."""
+    history = ((query.as_of is not None or query.known_at is not None) and "active" in query.statuses
+               and "superseded" not in query.statuses)
+    statuses = [*query.statuses, "superseded"] if history else list(query.statuses)
+    return {"agent": query.agent, "statuses": statuses, "session_id": query.session_id,
+            "as_of": iso(query.as_of or query.known_at or utcnow()), "known_at": iso(query.known_at),
+            "history": history, "tags": list(query.tags),
             "memory_types": list(query.memory_types) if query.memory_types else None,
             "created_after": iso(query.created_after), "created_before": iso(query.created_before),
             "event_after": iso(query.event_after), "event_before": iso(query.event_before), "explain": explain}

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from graph.store.schema import apply_migrations
 from tests.helpers import search
 
 PACIFIC, NEW_ZEALAND, JAPAN, INDIA = ("Pacific Time", "New Zealand Time", "Japan Standard Time",
@@ -206,3 +207,80 @@ def test_the_history_of_a_slot_does_not_depend_on_arrival_order(client, cypher, 
     assert {v: (s["status"], s["valid_until"]) for v, s in got.items()} == want, order
     assert chain(cypher, agent) == edges, order
     assert current(client, agent) == ["The user's time zone is Pacific Time"]
+
+
+# -- time travel: as_of (valid time) and known_at (record time) -------------------------------------
+
+def shown(client, agent, query="the user's time zone", **options) -> list[str]:
+    return [hit["text"] for hit in search(client, agent, query, **options)]
+
+
+def in_context(client, agent, **options) -> str:
+    response = client.post("/v1/context", json={"agent": agent, "query": "the user's time zone", **options})
+    assert response.status_code == 200, response.text
+    return response.json()["context"]
+
+
+def test_as_of_answers_what_was_true_then(client, agent):
+    texts = {v: state(client, agent, v, at(start))["text"] for v, start in
+             [(PACIFIC, "2026-06-27"), (NEW_ZEALAND, "2026-05-20"), (JAPAN, "2026-05-13"), (INDIA, "2026-02-16")]}
+    for when, value in [("2026-03-01", INDIA), ("2026-05-15", JAPAN), ("2026-06-01", NEW_ZEALAND),
+                        ("2026-07-01", PACIFIC)]:
+        assert shown(client, agent, as_of=at(when)) == [texts[value]], when
+        context = in_context(client, agent, as_of=at(when))
+        assert texts[value] in context and all(texts[v] not in context for v in texts if v != value), when
+    assert shown(client, agent, as_of=at("2026-01-01")) == []
+    assert shown(client, agent) == [texts[PACIFIC]]
+
+
+def test_a_corrected_belief_stays_out_of_as_of(client, agent):
+    wrong = state(client, agent, "Hawaii Time", at("2026-02-16"), source="document")
+    right = state(client, agent, INDIA, at("2026-02-16"))
+    assert right["superseded"] == [wrong["id"]]
+    assert shown(client, agent, as_of=at("2026-03-01")) == [right["text"]]
+
+
+def test_known_at_answers_what_we_believed_then(client, agent):
+    pacific = state(client, agent, PACIFIC, at("2026-06-27"))
+    berlin = state(client, agent, "Central European Time", at("2026-10-01"))
+    assert berlin["superseded"] == [pacific["id"]]
+    then, later = pacific["created_at"], berlin["created_at"]
+    # Before Berlin was recorded we believed Pacific was current, open-ended.
+    assert shown(client, agent, known_at=then) == [pacific["text"]]
+    assert shown(client, agent, known_at=then, as_of=at("2026-10-15")) == [pacific["text"]]
+    assert pacific["text"] in in_context(client, agent, known_at=then)
+    # Once it was recorded, Berlin is the present and Pacific its past.
+    assert shown(client, agent, known_at=later) == [berlin["text"]]
+    assert shown(client, agent, known_at=later, as_of=at("2026-08-01")) == [pacific["text"]]
+    # Nothing was believed before anything was recorded.
+    assert shown(client, agent, known_at="2026-01-01T00:00:00Z") == []
+
+
+def test_record_time_is_kept_on_the_memory(client, agent, cypher):
+    pacific = state(client, agent, PACIFIC, at("2026-06-27"))
+    berlin = state(client, agent, "Central European Time", at("2026-10-01"))
+    india = state(client, agent, INDIA, at("2026-02-16"))
+    rows = {r["id"]: r for r in cypher(
+        "MATCH (m:Memory {agent: $a}) RETURN m.id AS id, m.superseded_at AS superseded_at, m.created_at AS created_at, "
+        "m.superseded_reason AS reason, m.closed_at AS closed_at, m.asserted_valid_until AS asserted", a=agent)}
+    closed = rows[pacific["id"]]
+    assert closed["reason"] == "newer_valid_time" and closed["asserted"] is None
+    assert closed["superseded_at"] == closed["closed_at"] and closed["superseded_at"] >= rows[berlin["id"]]["created_at"]
+    born_history = rows[india["id"]]
+    assert born_history["superseded_at"] == born_history["created_at"] and born_history["reason"] == "newer_valid_time"
+    assert rows[berlin["id"]]["superseded_at"] is None
+
+
+def test_a_migration_gives_older_superseded_beliefs_their_record_time(client, services, agent, cypher, run):
+    old = state(client, agent, "Hawaii Time", source="document")
+    new = state(client, agent, PACIFIC)
+    assert new["superseded"] == [old["id"]]
+    # What an older version left: a superseded belief without superseded_at.
+    cypher("MATCH (m:Memory {agent: $a, id: $id}) REMOVE m.superseded_at, m.superseded_reason", a=agent, id=old["id"])
+
+    run(apply_migrations, services.runner)
+
+    [row] = cypher("MATCH (n:Memory)-[s:SUPERSEDES]->(m:Memory {agent: $a, id: $id}) "
+                   "RETURN m.superseded_at = s.at AS same, m.superseded_reason AS reason", a=agent, id=old["id"])
+    assert row == {"same": True, "reason": "user_correction"}
+    assert shown(client, agent, known_at=old["created_at"]) == [old["text"]]
