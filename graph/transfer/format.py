@@ -6,11 +6,12 @@ them predicates, memories (each with its claim and its sources), edges, conflict
 records, in that order, so a line only ever points at lines before it."""
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Any
 
 from graph.core.timeutil import from_graph, iso
+from graph.core.values import loads_readable
+from graph.memories.rules import MAX_METADATA_DEPTH
 
 FORMAT = "credence-export"
 VERSION = 1
@@ -61,7 +62,9 @@ def _plain(value: Any) -> Any:
 
 
 def _json_text(value: str | None) -> Any:
-    return json.loads(value) if value else None
+    # Read through the same repair as every other read (graph/core/values.py): metadata an older
+    # version stored with lone surrogates, NaN or deep nesting otherwise broke the export mid-stream.
+    return loads_readable(value, MAX_METADATA_DEPTH + 2)  # + 2: audit payloads wrap a patch's metadata
 
 
 def _extra(props: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:

@@ -200,6 +200,12 @@ def test_reads_survive_metadata_an_older_version_stored(client, agent, cypher, k
     assert memory["id"] in {h["id"] for h in found.json()["results"]}
     assert client.post("/v1/context", json={"agent": agent, "query": "green tea"}).status_code == 200
     assert client.get(f"/v1/memories/{memory['id']}/explain", params={"agent": agent}).status_code == 200
+    # The export reads it too, and writes JSON any reader (this service's import included) can parse.
+    exported = client.get("/v1/export", params={"agent": agent})
+    assert exported.status_code == 200, exported.text
+    lines = [json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} in the export")) for line in
+             exported.text.splitlines()]
+    assert memory["id"] in {line.get("id") for line in lines} and lines[-1]["kind"] == "end"
     # The owner can now repair or remove it.
     patched = client.patch(f"/v1/memories/{memory['id']}", params={"agent": agent}, json={"metadata": {"ok": 1}})
     assert patched.status_code == 200, patched.text
