@@ -116,6 +116,8 @@ class MemoryOut(BaseModel):
     valid_until: datetime | None = Field(None, description="End of the claim's validity window (exclusive), if any.")
     access_count: int = Field(0, description="Times retrieval returned this memory (recorded asynchronously).")
     last_accessed_at: datetime | None = None
+    superseded_at: datetime | None = Field(
+        None, description="Record time: when it stopped being the present belief (superseded), if it did.")
 
     @classmethod
     def of(cls, memory: Memory) -> "MemoryOut":
@@ -127,7 +129,8 @@ class MemoryOut(BaseModel):
                    reinforcements=memory.reinforcements, disputes=memory.disputes, trust=memory.trust,
                    confidence=memory.confidence, quarantine=QuarantineOut.of(memory.quarantine),
                    claim=ClaimOut.of(memory.claim), valid_from=memory.valid_from, valid_until=memory.valid_until,
-                   access_count=memory.access_count, last_accessed_at=memory.last_accessed_at)
+                   access_count=memory.access_count, last_accessed_at=memory.last_accessed_at,
+                   superseded_at=memory.superseded_at)
 
 
 class StoreOut(MemoryOut):

@@ -82,6 +82,7 @@ class Memory:
     valid_until: datetime | None = None
     access_count: int = 0  # times retrieval returned it; never moves updated_at
     last_accessed_at: datetime | None = None
+    superseded_at: datetime | None = None  # record time: when it left the present, if it did
 
 
 @dataclass(frozen=True)

@@ -55,4 +55,5 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         valid_until=from_graph(m.get("valid_until")),
         access_count=int(m.get("access_count") or 0),
         last_accessed_at=from_graph(m.get("last_accessed_at")),
+        superseded_at=from_graph(m.get("superseded_at")),
     )

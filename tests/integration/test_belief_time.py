@@ -269,6 +269,11 @@ def test_record_time_is_kept_on_the_memory(client, agent, cypher):
     born_history = rows[india["id"]]
     assert born_history["superseded_at"] == born_history["created_at"] and born_history["reason"] == "newer_valid_time"
     assert rows[berlin["id"]]["superseded_at"] is None
+    # The API shows it beside created_at: when Credence learned the belief, and when it stopped holding it.
+    got = client.get(f"/v1/memories/{pacific['id']}", params={"agent": agent}).json()
+    instant = lambda v: datetime.fromisoformat(v.replace("Z", "+00:00"))  # noqa: E731
+    assert instant(got["superseded_at"]) >= instant(got["created_at"])
+    assert client.get(f"/v1/memories/{berlin['id']}", params={"agent": agent}).json()["superseded_at"] is None
 
 
 def test_a_migration_gives_older_superseded_beliefs_their_record_time(client, services, agent, cypher, run):
