@@ -17,7 +17,8 @@ the states of one exclusive slot at equal trust form one timeline whatever order
 A closed state is history (`superseded`) once its window has ended; closed at a start still in the
 future, it stays active, the present until then. Each closed state has one SUPERSEDES edge
 (reason `newer_valid_time`) from its successor, so the edges run in valid-time order. A state whose
-successor's start has since passed is retired (made `superseded`) on the slot's next write."""
+successor's start has since passed is retired (made `superseded`) on the slot's next write that
+reads the timeline (rivalry.succession: a dated write, or one that met a rival)."""
 from __future__ import annotations
 
 import math
