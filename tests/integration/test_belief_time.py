@@ -289,3 +289,13 @@ def test_a_migration_gives_older_superseded_beliefs_their_record_time(client, se
                    "RETURN m.superseded_at = s.at AS same, m.superseded_reason AS reason", a=agent, id=old["id"])
     assert row == {"same": True, "reason": "user_correction"}
     assert shown(client, agent, known_at=old["created_at"]) == [old["text"]]
+
+
+def test_known_at_walks_a_chain_of_corrections(client, agent):
+    # Undated beliefs replaced one by one: each was the belief from its recording to the next one's.
+    chain_ = [state(client, agent, value) for value in ("Hawaii Time", INDIA, PACIFIC)]
+    for belief in chain_:
+        assert shown(client, agent, known_at=belief["created_at"]) == [belief["text"]]
+    assert shown(client, agent) == [chain_[-1]["text"]]
+    # A correction is not a past state: asked "what was true then" now, only the latest answers.
+    assert shown(client, agent, as_of=chain_[0]["created_at"]) == [chain_[-1]["text"]]
