@@ -62,7 +62,7 @@ async def _state(_: Request, exc: StateConflict) -> JSONResponse:
 async def _unavailable(_: Request, exc: BackendUnavailable) -> JSONResponse:
     log.warning("backend unavailable: %s", exc)
     return problem(503, "backend-unavailable", "Graph backend unavailable",
-                   "the graph database cannot be reached right now; retry later",
+                   exc.public or "the graph database cannot be reached right now; retry later",
                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 

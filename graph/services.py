@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.store.backends.connect import Backend, launch, wait_ready
+from graph.store.backends.supervisor import Supervisor
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.core.errors import CredenceError
 from graph.idempotency.service import IdempotencyService
@@ -29,6 +30,7 @@ from graph.retrieval.cosine_scale import CosineScale
 from graph.context.tokens import estimator_for
 
 log = logging.getLogger(__name__)
+READY_PING_SECONDS = 0.9
 
 
 @dataclass
@@ -50,6 +52,7 @@ class Services:
     keys: KeyService
     idempotency: IdempotencyService
     schema_applied: bool = field(default=False)
+    supervisor: Supervisor | None = None  # for a database process this service owns
 
     @classmethod
     async def start(cls, settings: Settings, embedder: Embedder | None = None) -> "Services":
@@ -80,6 +83,13 @@ class Services:
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
             await retrieval.warm_up()
+            runner.timeout = settings.backend_timeout
+            supervisor = None
+            if backend.child is not None:
+                supervisor = Supervisor(backend, runner, settings, registry["store/meta/ping"],
+                                        on_restarted=retrieval.warm_up)
+                runner.unavailable = lambda: supervisor.health.unavailable()
+                supervisor.start()
             access.start()
         except BaseException:
             await backend.close()
@@ -92,18 +102,29 @@ class Services:
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),
                    idempotency=IdempotencyService(runner, settings.idempotency_ttl, settings.idempotency_wait),
-                   schema_applied=True)
+                   schema_applied=True, supervisor=supervisor)
+
+    def backend_health(self) -> dict[str, Any]:
+        """What is known of the database without asking it (for /health: answers at once)."""
+        if self.supervisor is None:
+            return {"kind": self.backend.kind, "state": "external"}
+        return {"kind": self.backend.kind, **self.supervisor.health.as_dict()}
 
     async def readiness(self) -> dict[str, Any]:
         checks = {"schema": self.schema_applied, "model": self.encoder.dimensions > 0}
         try:
-            await self.runner.read("store/meta/ping")
+            # A probe must hear back within a second, whatever state the database is in.
+            async with asyncio.timeout(READY_PING_SECONDS):
+                await self.runner.read("store/meta/ping")
             checks["backend"] = True
-        except CredenceError:
+        except (CredenceError, TimeoutError):
             checks["backend"] = False
-        return {"ready": all(checks.values()), "backend": self.backend.kind, "checks": checks}
+        return {"ready": all(checks.values()), "backend": self.backend.kind, "checks": checks,
+                "database": self.backend_health()}
 
     async def close(self) -> None:
+        if self.supervisor is not None:
+            await self.supervisor.stop()
         await self.retrieval.close()
         await self.access.stop()  # the last interval's counts, before the driver goes
         await self.backend.close()

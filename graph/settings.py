@@ -101,6 +101,12 @@ class Settings(BaseSettings):
         description="Set to serve Neo4j Browser on this loopback port (0 picks a free one); unset: Bolt only.")
     local_neo4j_heap: str = Field("1g", pattern=r"^\d+[mg]$", description="JVM -Xmx of the local Neo4j.")
     local_neo4j_pagecache: str = Field("256m", pattern=r"^\d+[mg]$", description="The local Neo4j's page cache.")
+    backend_timeout: float = Field(
+        30.0, gt=0, le=600, description="Longest one database unit of work may take, driver retries included, "
+                                        "before the request answers 503.")
+    supervise_interval: float = Field(
+        0.25, gt=0, le=10, description="How often the service checks that its local database process is alive "
+                                       "(a dead one is restarted; requests fail fast meanwhile).")
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> "Settings":

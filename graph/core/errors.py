@@ -27,7 +27,12 @@ class VersionConflict(CredenceError):
 
 
 class BackendUnavailable(CredenceError):
-    """The graph database cannot be reached now; retrying later may work."""
+    """The graph database cannot be reached now; retrying later may work. `public` is a detail safe
+    to show the caller (driver messages, which name addresses, are not)."""
+
+    def __init__(self, message: str, public: str | None = None) -> None:
+        super().__init__(message)
+        self.public = public
 
 
 class StartupError(CredenceError):

@@ -93,19 +93,36 @@ def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
 class GraphRunner:
     def __init__(self, driver: AsyncDriver, database: str, registry: QueryRegistry) -> None:
         self.driver, self.database, self.registry = driver, database, registry
+        # Set by the service: why the database cannot be reached now (its supervisor saw it die),
+        # and how long one unit of work may take, retries included, before it is a 503.
+        self.unavailable: Callable[[], str | None] = lambda: None
+        self.timeout: float | None = None
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return await self._execute("read", lambda tx: tx.run(name, **params))
+        return await self._bounded("read", lambda tx: tx.run(name, **params))
 
     async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return await self._execute("write", lambda tx: tx.run(name, **params))
+        return await self._bounded("write", lambda tx: tx.run(name, **params))
 
     async def read_tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        return await self._execute("read", work)
+        return await self._bounded("read", work)
 
     async def write_tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         """Run `work` as one transaction: it commits whole or not at all, and is retried whole."""
-        return await self._execute("write", work)
+        return await self._bounded("write", work)
+
+    async def _bounded(self, mode: str, work: Callable[[Tx], Awaitable[T]]) -> T:
+        reason = self.unavailable()
+        if reason is not None:
+            raise BackendUnavailable(reason, public=f"{reason}; retry later")
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await self._execute(mode, work)
+        except TimeoutError:
+            # A write cut off here may or may not have committed, as with any lost connection:
+            # an Idempotency-Key makes its retry safe.
+            message = f"the graph database did not answer within {self.timeout:g}s (CREDENCE_BACKEND_TIMEOUT)"
+            raise BackendUnavailable(message, public=message) from None
 
     async def _execute(self, mode: str, work: Callable[[Tx], Awaitable[T]]) -> T:
         hook = write_hook.get() if mode == "write" else None

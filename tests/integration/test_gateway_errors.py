@@ -80,3 +80,28 @@ def test_a_query_answering_other_than_its_declared_shape_is_a_clear_error(shaped
 def test_a_call_for_another_shape_than_the_file_declares_is_refused(shaped, run):
     with pytest.raises(ResultShapeError, match="t/one declares 'returns: one' but was called for 'many'"):
         run(shaped.read_tx, lambda tx: tx.many("t/one", n=1))
+
+
+def test_a_unit_of_work_that_outlasts_the_configured_time_is_an_outage(shaped, run):
+    async def slow(tx):
+        await tx.one("t/one", n=1)
+        await asyncio.sleep(5)
+
+    shaped.timeout = 0.3
+    with pytest.raises(BackendUnavailable, match=r"did not answer within 0.3s \(CREDENCE_BACKEND_TIMEOUT\)"):
+        run(shaped.read_tx, slow)
+
+
+def test_a_database_known_to_be_down_fails_at_once_without_asking_it(shaped, run):
+    asked = []
+
+    async def work(tx):
+        asked.append(1)
+        return await tx.one("t/one", n=1)
+
+    shaped.unavailable = lambda: "the database process exited (code -9) 0.4s ago and is being restarted"
+    with pytest.raises(BackendUnavailable, match="is being restarted"):
+        run(shaped.read_tx, work)
+    assert asked == []
+    shaped.unavailable = lambda: None
+    assert run(shaped.read_tx, work) == {"i": 1}

@@ -3,13 +3,17 @@ from __future__ import annotations
 
 
 def test_health_and_ready(client, backend_settings):
-    assert client.get("/health").json() == {"status": "ok"}
+    health = client.get("/health").json()
+    assert health["status"] == "ok"
+    assert (health["database"]["kind"], health["database"]["state"], health["database"]["restarts"]) == \
+        (backend_settings.backend_kind, "up", 0)
     ready = client.get("/ready")
     assert ready.status_code == 200
     body = ready.json()
     assert body["ready"] is True and body["checks"] == {"schema": True, "model": True, "backend": True}
     assert body["backend"] == backend_settings.backend_kind
     assert body["backend"] in {"arcadedb-embedded", "neo4j-local"}
+    assert body["database"]["state"] == "up"
 
 
 def test_openapi_docs_are_served(client):

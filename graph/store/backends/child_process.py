@@ -51,6 +51,19 @@ def secret_file(path: Path, exists_already: bool) -> str:
     return password
 
 
+def _still_free(port: int | None) -> int:
+    if port is None:
+        return 0
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # As the JVM binds (SO_REUSEADDR): the dead process's connections in TIME_WAIT do not count.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return 0
+    return port
+
+
 @dataclass(frozen=True)
 class Endpoint:
     bolt_uri: str
@@ -69,6 +82,16 @@ class ChildDatabase:
         self.log_path = self.root / "server.log"
         self.process: subprocess.Popen | None = None
         self.bolt_port: int | None = None
+        self.http_port: int | None = None
+        self.bolt_port_requested: int = 0
+        self.http_port_requested: int | None = None
+
+    def reuse_ports(self) -> None:
+        """Before a restart: ask for the ports the last process had again, or for free ones if
+        something took them meanwhile."""
+        self.bolt_port_requested = _still_free(self.bolt_port)
+        if self.http_port is not None:
+            self.http_port_requested = _still_free(self.http_port)
 
     def _spawn(self, cmd: list[str], inherit_fds: tuple[int, ...], stdin_text: str | None = None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)

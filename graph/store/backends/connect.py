@@ -32,6 +32,7 @@ class Backend:
     database: str
     child: ChildDatabase | None = None  # the database process this service owns, if any
     lock: DataDirLock | None = None
+    endpoint_key: tuple[str, str] | None = None  # the child's address and secret the driver was made for
 
     @property
     def is_neo4j(self) -> bool:
@@ -50,7 +51,7 @@ class Backend:
             self.lock.release()
 
 
-def _driver(settings: Settings, uri: str, user: str, password: str) -> AsyncDriver:
+def new_driver(settings: Settings, uri: str, user: str, password: str) -> AsyncDriver:
     # Neo4j's notifications ("property key does not exist" for every optional property a query
     # reads on a young graph) would flood the log at WARNING on each query: the linter in the test
     # suite is where Cypher gets checked, not the production log.
@@ -67,7 +68,7 @@ def launch(settings: Settings) -> Backend:
     Split in two so the embedding model can load while the database's JVM boots."""
     if settings.neo4j_uri:
         assert settings.neo4j_password is not None
-        driver = _driver(settings, settings.neo4j_uri, settings.neo4j_user,
+        driver = new_driver(settings, settings.neo4j_uri, settings.neo4j_user,
                          settings.neo4j_password.get_secret_value())
         return Backend(kind=settings.backend_kind, driver=driver, database=settings.neo4j_database)
 
@@ -87,8 +88,9 @@ def launch(settings: Settings) -> Backend:
     except BaseException:
         lock.release()
         raise
-    driver = _driver(settings, endpoint.bolt_uri, endpoint.user, endpoint.password)
-    return Backend(kind=settings.backend_kind, driver=driver, database=endpoint.database, child=child, lock=lock)
+    driver = new_driver(settings, endpoint.bolt_uri, endpoint.user, endpoint.password)
+    return Backend(kind=settings.backend_kind, driver=driver, database=endpoint.database, child=child, lock=lock,
+                   endpoint_key=(endpoint.bolt_uri, endpoint.password))
 
 
 async def wait_ready(backend: Backend, ping: Query, timeout: float) -> None:

@@ -36,7 +36,8 @@ class EmbeddedArcadeDB(ChildDatabase):
         """Launch the server; call from a thread that lives as long as the service (the main one)."""
         password = secret_file(self.root / "root.secret", (self.root / "config" / "server-users.jsonl").exists())
         self.bolt_port = free_port(self.bolt_port_requested, "embedded backend's bolt", "CREDENCE_EMBEDDED_BOLT_PORT")
-        http = free_port(self.http_port_requested, "embedded backend's http", "CREDENCE_EMBEDDED_HTTP_PORT")
+        http = self.http_port = free_port(self.http_port_requested, "embedded backend's http",
+                                          "CREDENCE_EMBEDDED_HTTP_PORT")
         pkg = _package_dir()
         # The password goes into a 0600 argument file, not onto the command line `ps` shows.
         argfile = self.root / "jvm.args"

@@ -57,7 +57,8 @@ class LocalNeo4j(ChildDatabase):
         cmd = [java, "-Xms256m", f"-Xmx{self.heap}", *JVM_FLAGS, "-cp", classpath, "credence.neo4j.Launcher",
                "--home", str(self.root), "--bolt-port", str(self.bolt_port), "--pagecache", self.pagecache]
         if self.http_port_requested is not None:
-            http = free_port(self.http_port_requested, "local Neo4j's http", "CREDENCE_LOCAL_NEO4J_HTTP_PORT")
+            http = self.http_port = free_port(self.http_port_requested, "local Neo4j's http",
+                                              "CREDENCE_LOCAL_NEO4J_HTTP_PORT")
             cmd += ["--http-port", str(http)]
             self.browser_url = f"http://127.0.0.1:{http}/browser/"
         log.info("starting local Neo4j: data in %s, log in %s, bolt on 127.0.0.1:%d%s", self.root, self.log_path,
