@@ -42,7 +42,7 @@ def test_the_client_covers_a_memory_s_life(api, agent):
     assert [m.text for m in batch] == ["The user lives in Porto", "The user likes jazz"]
     assert {m.id for m in api.memories(agent)} == {stored.id, *(m.id for m in batch)}
 
-    found = api.search(agent, "UI theme", explain=True)
+    found = api.search(agent, "dark mode for the UI", explain=True)
     assert found.results[0].id == stored.id and found.meta.agent == agent
     assert found.results[0].explain["rerank"]["composite_score"] == found.results[0].composite_score
     [many] = api.search_many(agent, [{"query": "music taste", "limit": 1}])
