@@ -11,7 +11,10 @@ WHERE m.created_at <= datetime($until)
 WITH m
 ORDER BY m.created_at, m.id
 LIMIT $limit
-OPTIONAL MATCH (m)-[:ASSERTS]->(c:Claim {agent: $agent})
-RETURN m {.*, embedding: CASE WHEN $embeddings THEN m.embedding END} AS memory, c {.*} AS claim,
-       [(c)-[a:ABOUT]->(e:Entity {agent: $agent}) | {role: a.role, name: e.name}] AS about,
+// Every pattern starts at the bound m: from a claim that may be null, ArcadeDB scanned every
+// entity of the graph per row (23 s a page of 500 at 2,000 memories; 1.4 s now).
+RETURN m {.*, embedding: CASE WHEN $embeddings THEN m.embedding END} AS memory,
+       [(m)-[:ASSERTS]->(c:Claim {agent: $agent}) | c {.*}][0] AS claim,
+       [(m)-[:ASSERTS]->(:Claim {agent: $agent})-[a:ABOUT]->(e:Entity {agent: $agent})
+          | {role: a.role, name: e.name}] AS about,
        [(m)-[f:FROM]->(s:Source {agent: $agent}) | {type: s.type, ref: s.ref, at: f.at}] AS sources
