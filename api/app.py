@@ -9,7 +9,7 @@ from fastapi import Depends, FastAPI
 
 from api import problems
 from api.deps import bearer_scheme
-from api.gate import RequestGate
+from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
 from api.routers import admin, context, feedback, health, keys, links, memories, predicates, review, search, transfer
 from graph.embedding.encoder import Embedder
@@ -42,6 +42,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
                    predicates.router, transfer.router, admin.router, keys.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
+    app.add_exception_handler(Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
+    app.add_exception_handler(BodyTooLarge, on_body_too_large)
     # Added last, runs first: the gate (key, body size) before anything reads the body; idempotency
     # inside it, where the caller is known.
     app.add_middleware(IdempotencyMiddleware)

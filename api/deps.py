@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Query, Request
+from fastapi import Depends, Header, Query, Request
 from fastapi.security import HTTPBearer
 
 from api import idempotency
-from api.gate import ACCESS
+from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
 from graph.keys.model import Access, Role
 from graph.memories.audit import DEFAULT_ACTOR
@@ -52,7 +52,7 @@ class Guard:
         access: Access = self.request.scope[ACCESS]
         refusal = access.refusal(role, agents)
         if refusal is not None:
-            raise HTTPException(403, refusal)
+            raise Refusal(403, refusal)
         if role >= Role.WRITE:
             await idempotency.begin(self.request, access, list(agents))
 
@@ -73,7 +73,7 @@ async def agent_in_scope(request: Request, agent: Annotated[Agent, Query(
         description="The tenant (agent) the data belongs to; once.")]) -> str:
     """The tenant named in the query: given once, and in the caller's scope."""
     if len(request.query_params.getlist("agent")) > 1:
-        raise HTTPException(400, "`agent` is given more than once in the query; give it once")
+        raise Refusal(400, "`agent` is given more than once in the query; give it once")
     await Guard(request)(Role.READ if request.method == "GET" else Role.WRITE, agent)
     return agent
 

@@ -12,6 +12,8 @@ import secrets
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.problems import RETRY_AFTER_SECONDS, problem
@@ -37,12 +39,38 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"the request body exceeds the limit of {limit} bytes")
+        self.limit = limit
+
+
+def too_large_problem(detail: str, limit: int) -> JSONResponse:
+    return problem(413, "body-too-large", "Request body too large", detail, max_bytes=limit)
+
+
+async def on_body_too_large(_: Request, exc: BodyTooLarge) -> JSONResponse:
+    """The exception handler for a body that passed the limit while it streamed in."""
+    return too_large_problem(str(exc.detail), exc.limit)
 
 
 class Refusal(Exception):
+    """A request refused for who sent it or how (401, 403, 400), by the gate or by a route's checks
+    (api/deps.py); `refusal_problem` renders both the same way."""
+    KINDS = {400: ("bad-request", "Bad request"), 401: ("unauthorized", "Unauthorized"),
+             403: ("forbidden", "Forbidden")}
+
     def __init__(self, status: int, detail: str) -> None:
         super().__init__(detail)
         self.status, self.detail = status, detail
+
+
+def refusal_problem(refusal: Refusal) -> JSONResponse:
+    slug, title = Refusal.KINDS[refusal.status]
+    return problem(refusal.status, slug, title, refusal.detail,
+                   headers=_CHALLENGE if refusal.status == 401 else None)
+
+
+async def on_refusal(_: Request, refusal: Refusal) -> JSONResponse:
+    """The exception handler for refusals raised by routes."""
+    return refusal_problem(refusal)
 
 
 class RequestGate:
@@ -61,10 +89,7 @@ class RequestGate:
                 scope[ACCESS] = await authenticate(services, headers.get("authorization"),
                                                    admin=path.startswith("/v1/admin/"))
             except Refusal as refusal:
-                slug = "unauthorized" if refusal.status == 401 else "forbidden"
-                title = "Unauthorized" if refusal.status == 401 else "Forbidden"
-                await problem(refusal.status, slug, title, refusal.detail,
-                              headers=_CHALLENGE if refusal.status == 401 else None)(scope, receive, send)
+                await refusal_problem(refusal)(scope, receive, send)
                 return
             except BackendUnavailable as exc:
                 log.warning("backend unavailable while checking a key: %s", exc)
@@ -75,12 +100,12 @@ class RequestGate:
         settings = services.settings
         limit = settings.max_batch_body_bytes if path in BATCH_PATHS else settings.max_body_bytes
         declared = headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            status, detail = ((413, f"the request body ({declared} bytes) exceeds the limit of {limit} bytes")
-                              if declared.isdigit() else (400, "Content-Length must be a number of bytes"))
-            await problem(status, "body-too-large" if status == 413 else "bad-request",
-                          "Request body too large" if status == 413 else "Bad request", detail,
-                          max_bytes=limit)(scope, receive, send)
+        if declared is not None and not declared.isdigit():
+            await refusal_problem(Refusal(400, "Content-Length must be a number of bytes"))(scope, receive, send)
+            return
+        if declared is not None and int(declared) > limit:
+            await too_large_problem(f"the request body ({declared} bytes) exceeds the limit of {limit} bytes",
+                                    limit)(scope, receive, send)
             return
         await self.app(scope, _counting(receive, limit), send)
 

@@ -20,7 +20,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.problems import problem
 from graph.core.errors import CredenceError
-from graph.idempotency.service import Claim, IdempotencyService, KeyInUse, KeyReused, Replay, Taken, record_id
+from graph.idempotency.service import (Claim, IdempotencyService, KeyInUse, KeyRedacted, KeyReused, Replay, Taken,
+                                       record_id)
 from graph.keys.model import Access
 from graph.store.gateway import Tx, write_hook
 
@@ -100,6 +101,10 @@ class IdempotencyMiddleware:
             await problem(409, "idempotency-key-reused", "Idempotency-Key reused",
                           "this Idempotency-Key was first used for a different request (method, path, query "
                           "or body); use a new key for a new request")(scope, receive, send)
+        except KeyRedacted:
+            await problem(409, "idempotency-key-redacted", "Idempotency-Key answer removed",
+                          "the first request with this Idempotency-Key committed, but a hard delete has since "
+                          "removed what its answer held; it is not run again")(scope, receive, send)
         except KeyInUse:
             await problem(409, "idempotency-key-in-use", "Idempotency-Key in use",
                           "a request with this Idempotency-Key is still running, or its write committed but "

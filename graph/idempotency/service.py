@@ -37,6 +37,7 @@ class Recorded:
     body: str | None
     content_type: str | None
     location: str | None
+    redacted: bool = False
 
 
 class IdempotencyError(Exception):
@@ -55,6 +56,10 @@ class KeyReused(IdempotencyError):
 
 class KeyInUse(IdempotencyError):
     """The first request with this key is still running, or committed without its answer kept."""
+
+
+class KeyRedacted(IdempotencyError):
+    """The first request committed, but a hard delete has since removed what its answer held."""
 
 
 class Taken(IdempotencyError):
@@ -110,7 +115,8 @@ class IdempotencyService:
                                                              now=now))
             return None
         return Recorded(fingerprint=row["fingerprint"], created_at=row["created_at"], status=row["status"],
-                        body=row["body"], content_type=row["content_type"], location=row["location"])
+                        body=row["body"], content_type=row["content_type"], location=row["location"],
+                        redacted=row["redacted"])
 
     async def _settle(self, claim: Claim, recorded: Recorded) -> None:
         if recorded.fingerprint != claim.fingerprint:
@@ -124,6 +130,8 @@ class IdempotencyService:
             recorded = again
         if recorded.status is None:
             raise KeyInUse(claim.id)
+        if recorded.redacted:
+            raise KeyRedacted(claim.id)
         raise Replay(recorded)
 
 

@@ -133,7 +133,7 @@ def test_a_repeated_agent_query_parameter_is_400(client, agent):
     memory = store(client, agent, "Only mine")
     for path in ("/v1/memories", f"/v1/memories/{memory['id']}"):
         body = assert_problem(client.get(f"{path}?agent={agent}&agent=someone-else"), 400)
-        assert "agent" in body["detail"]
+        assert "agent" in body["detail"] and body["type"] == "urn:credence:problem:bad-request"
     assert_problem(client.delete(f"/v1/memories/{memory['id']}?agent={agent}&agent={agent}"), 400)
     assert client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()["status"] == "active"
 
@@ -207,7 +207,7 @@ def test_every_route_refuses_an_agent_outside_the_key(client, agent):
         url = path.format(**PATH_VALUES)
         response = client.request(method.upper(), url, params=params, headers=bearer(key), **case)
         body = assert_problem(response, 403)
-        assert OTHER in body["detail"], (method, path, body)
+        assert OTHER in body["detail"] and body["type"] == "urn:credence:problem:forbidden", (method, path, body)
 
 
 @pytest.fixture(autouse=True)

@@ -134,6 +134,17 @@ def test_a_failed_write_records_nothing_and_a_committed_one_always_has_its_recor
     assert [m["text"] for m in list_all(client, agent)].count("Committed, answer lost") == 1
 
 
+def test_a_hard_delete_removes_kept_answers_that_name_the_memory(client, agent, cypher):
+    headers = key()
+    body = {"agent": agent, "text": "The user's passport number is X1234567"}
+    memory = client.post("/v1/memories", json=body, headers=headers).json()
+    assert client.delete(f"/v1/memories/{memory['id']}", params={"agent": agent, "hard": "true"}).status_code == 200
+    assert not any("X1234567" in (r["body"] or "") for r in records(cypher, agent))
+    problem = assert_problem(client.post("/v1/memories", json=body, headers=headers), 409)
+    assert problem["type"].endswith("idempotency-key-redacted")
+    assert list_all(client, agent) == []  # not stored again
+
+
 def test_a_key_expires_after_its_ttl(client, services, agent, cypher):
     headers = key()
     with tuned(services, ttl_seconds=0):
