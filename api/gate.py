@@ -7,7 +7,6 @@ as the bytes received pass the limit (413). What the caller may then do with whi
 checked per route (api/deps.py), where the agents are known."""
 from __future__ import annotations
 
-import logging
 import secrets
 
 from starlette.datastructures import Headers
@@ -16,12 +15,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.problems import RETRY_AFTER_SECONDS, problem
+from api.problems import problem, unavailable_problem
 from graph.core.errors import BackendUnavailable
 from graph.keys.model import EVERY_AGENT, Access, Role
 from graph.services import Services
-
-log = logging.getLogger(__name__)
 
 ACCESS = "credence.access"  # the scope key the gate leaves its Access under
 # The routes allowed max_batch_body_bytes (/v1/import also keeps its own, lower, limit).
@@ -92,10 +89,7 @@ class RequestGate:
                 await refusal_problem(refusal)(scope, receive, send)
                 return
             except BackendUnavailable as exc:
-                log.warning("backend unavailable while checking a key: %s", exc)
-                await problem(503, "backend-unavailable", "Graph backend unavailable",
-                              "the graph database cannot be reached right now; retry later",
-                              headers={"Retry-After": str(RETRY_AFTER_SECONDS)})(scope, receive, send)
+                await unavailable_problem(exc)(scope, receive, send)
                 return
         settings = services.settings
         limit = settings.max_batch_body_bytes if path in BATCH_PATHS else settings.max_body_bytes

@@ -60,6 +60,11 @@ async def _state(_: Request, exc: StateConflict) -> JSONResponse:
 
 
 async def _unavailable(_: Request, exc: BackendUnavailable) -> JSONResponse:
+    return unavailable_problem(exc)
+
+
+def unavailable_problem(exc: BackendUnavailable) -> JSONResponse:
+    """Also sent by the request gate (api/gate.py), which checks keys outside the handlers."""
     log.warning("backend unavailable: %s", exc)
     return problem(503, "backend-unavailable", "Graph backend unavailable",
                    exc.public or "the graph database cannot be reached right now; retry later",

@@ -215,3 +215,18 @@ def _no_required_keys_leak(services):
     """Every test here leaves the session service open, as the rest of the suite expects."""
     yield
     assert services.settings.api_key is None and not services.settings.require_api_key
+
+
+def test_a_key_that_cannot_be_checked_is_503_not_401(client, services, agent):
+    """The database is down (as its supervisor reports it): a scoped key cannot be looked up, and
+    the caller is told to retry rather than that its key is wrong."""
+    key = issue(client, "read", [agent])
+    before = services.runner.unavailable
+    services.runner.unavailable = lambda: "the embedded database is being restarted"
+    try:
+        response = client.get("/v1/memories", params={"agent": agent}, headers=bearer(key))
+    finally:
+        services.runner.unavailable = before
+    assert_problem(response, 503)
+    assert response.headers["retry-after"]
+    assert client.get("/v1/memories", params={"agent": agent}, headers=bearer(key)).status_code == 200
