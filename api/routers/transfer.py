@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
-from api.deps import ActorDep, AgentQuery, ServicesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
 from graph.services import Services
 from graph.transfer.export import ExportService
 from graph.transfer.importer import ImportService
@@ -58,15 +58,18 @@ async def export(agent: AgentQuery, services: ServicesDep,
 
 
 @router.post("/import", response_model=ImportOut,
-             summary="Import one batch of export lines (or mem0 memories) in one transaction; idempotent",
+             summary="Import one batch of export lines (or mem0 memories) in one transaction; idempotent; admin role",
              openapi_extra={"requestBody": {"required": True, "content": {
                  MEDIA_TYPE: {"schema": {"type": "string", "description": "Export lines, one JSON object per line."}},
                  "application/json": {"schema": {"type": "array", "items": {"type": "object"}}}}}})
 async def import_lines(
-    agent: AgentQuery, request: Request, services: ServicesDep, actor: ActorDep,
+    agent: AgentQuery, request: Request, services: ServicesDep, actor: ActorDep, guard: GuardDep,
     first_line: Annotated[int, Query(ge=1, description="The file line number of the body's first line, so "
                                                        "errors name the line of the file.")] = 1,
 ) -> ImportOut:
+    # An import restores trust, status, conflicts and audit records as the file says, past the belief
+    # rules: the tenant's administrators may do that (as they may register predicates), writers may not.
+    await guard.admin(agent)
     body = await _bounded(request)
     result = await _importer(services).import_body(agent, body, first_line=first_line, actor=actor)
     return ImportOut(lines=result.lines, created=result.created, existing=result.existing)

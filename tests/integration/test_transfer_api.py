@@ -312,3 +312,18 @@ def test_an_import_cannot_touch_another_tenants_data(client, agent):
     assert "belongs to another tenant" in problem["detail"]
     assert body_of(export(client, victim)) == body_of(before)
     assert list_all(client, agent, status=EVERY_STATUS) == []
+
+
+def test_a_read_key_exports_but_only_an_admin_key_imports(client, agent):
+    from tests.integration.test_api_keys import bearer, issue
+    store(client, agent, "Scoped")
+    lines = export(client, agent)
+    reader, writer, admin = (issue(client, role, [agent]) for role in ("read", "write", "admin"))
+    response = client.get("/v1/export", params={"agent": agent}, headers=bearer(reader))
+    assert response.status_code == 200 and response.text.splitlines()[1] == json.dumps(lines[1], separators=(",", ":"))
+    assert client.get("/v1/export", params={"agent": f"{agent}-b"}, headers=bearer(admin)).status_code == 403
+    body = "".join(json.dumps(line) + "\n" for line in lines)
+    for key, status in ((reader, 403), (writer, 403), (admin, 200)):
+        response = client.post("/v1/import", params={"agent": agent}, content=body,
+                               headers={**bearer(key), "content-type": "application/x-ndjson"})
+        assert response.status_code == status, response.text
