@@ -132,6 +132,7 @@ class MemoryService:
                 raise NotFound("memory", memory_id)
             await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
             await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
+            await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
             await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
             removed, pending = 0, list(reach["reach"])
             for _ in range(MAX_ORPHAN_PASSES):
