@@ -20,7 +20,7 @@ from credence_client.errors import CredenceAPIError, CredenceError
 from credence_client.sync import Credence
 
 BATCH_LINES = 500
-BATCH_BYTES = 900_000  # under the service's default request limit (1 MiB)
+BATCH_BYTES = 900_000  # small transactions, and under any request limit the service may be given (>= 1 MiB)
 STATE_SUFFIX = ".import-state"
 
 
