@@ -8,7 +8,7 @@ STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
 NEO4JDIR := tools/neo4j
 
-.PHONY: setup neo4j chromium run run-neo4j test bench bench-quality lint-cypher clean
+.PHONY: setup neo4j chromium run run-neo4j test bench bench-load bench-quality bench-conversations lint-cypher clean
 
 setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium
 
@@ -75,6 +75,11 @@ $(STAMPS)/bench: $(STAMPS)/python $(STAMPS)/neo4j
 # Both local backends side by side, with a plain vector store and the exact floor as references.
 bench: $(STAMPS)/bench
 	$(BIN)/python bench/ingest_search.py $(BENCH_ARGS)
+
+# 50 clients over loopback HTTP against `python -m api` for five minutes (issue 13): 5xx, p99 per
+# operation, and what the run promised (acknowledged writes readable, one active value per slot).
+bench-load: $(STAMPS)/python
+	$(BIN)/python bench/load_test.py $(BENCH_ARGS)
 
 bench-quality: $(STAMPS)/python
 	$(BIN)/python bench/retrieval_quality.py $(BENCH_ARGS)
