@@ -275,9 +275,7 @@ def _claim(value: Any) -> tuple[dict[str, Any] | None, list[dict[str, str]]]:
 def _source(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict) or set(value) - {"type", "ref", "at"}:
         raise InvalidInput(where, "must be an object with type, ref and at")
-    ref = value.get("ref") or ""
-    if not isinstance(ref, str) or len(ref) > MAX_REF_CHARS:
-        raise InvalidInput(f"{where}.ref", f"must be a string of at most {MAX_REF_CHARS} characters")
+    ref = check_optional_str(value.get("ref"), f"{where}.ref", MAX_REF_CHARS) or ""
     return {"type": _choice(value.get("type"), f"{where}.type", SOURCE_TYPES, default="inference"), "ref": ref,
             "at": _time(value.get("at"), f"{where}.at", required=True)}
 
