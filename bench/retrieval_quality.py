@@ -83,7 +83,6 @@ from graph.context.service import ContextQuery    # noqa: E402
 from graph.context.format import ContextItem, format_context    # noqa: E402
 from graph.memories.model import Claim, NewMemory, Provenance
 from graph.retrieval.model import SearchHit, SearchQuery  # noqa: E402
-from graph.retrieval.fusion import fuse    # noqa: E402
 from graph.retrieval.rerank import Weights, composite    # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
@@ -657,8 +656,10 @@ def _rrf(hits: list[SearchHit], k: int = 60) -> dict[str, float]:
 
 FUSIONS = {
     # name -> relevance of every candidate, from its cosine and (coverage-weighted) keyword score
-    "normalised max, both retrievers (shipped)": lambda hits, best: {
-        h.memory.id: fuse(h.similarity, h.keyword_score, best).relevance for h in hits},
+    "calibrated relevance (shipped, issue 12)": lambda hits, best: {h.memory.id: h.score for h in hits},
+    "normalised max, both retrievers (before issue 12)": lambda hits, best: {
+        h.memory.id: max(min(1.0, max(0.0, h.similarity or 0.0) / best) if best > 0 else 0.0, h.keyword_score or 0.0)
+        for h in hits},
     "normalised max, BM25 only (cosine as is)": lambda hits, best: {
         h.memory.id: min(1.0, max(max(0.0, h.similarity or 0.0), h.keyword_score or 0.0)) for h in hits},
     "reciprocal rank fusion, k = 60": lambda hits, best: _rrf(hits),

@@ -53,7 +53,7 @@ class ContextService:
         embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
         result = await self.retrieval.search(search, embedding)
         pool = {h.memory.id: Candidate(h.memory, h.composite, "search") for h in result.hits}
-        pool.update(await self._neighbours(search, await embedding, list(pool), weights, result.best_similarity))
+        pool.update(await self._neighbours(search, await embedding, list(pool), weights))
 
         items = [_item(c) for c in pool.values()]
         packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
@@ -62,7 +62,7 @@ class ContextService:
         return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
 
     async def _neighbours(self, search: SearchQuery, embedding: list[float], ids: list[str],
-                          weights: Weights, best_cosine: float) -> dict[str, Candidate]:
+                          weights: Weights) -> dict[str, Candidate]:
         if not ids:
             return {}
         found = await self.runner.read("context/neighbours", agent=search.agent, ids=ids)
@@ -75,8 +75,9 @@ class ContextService:
         now, out = utcnow(), {}
         for row in rows:
             memory = memory_from_map(row["memory"], row["claim"])
-            # Relevant on the search's own scale: cosine relative to the best search candidate.
-            relevance = fuse(self.retrieval.scale.to_cosine(row["similarity"]), None, best_cosine).relevance
+            # Relevant on the search's own absolute scale, from its cosine (keyword mode: the vector fit's).
+            mode = "vector" if search.mode == "keyword" else search.mode
+            relevance = fuse(mode, self.retrieval.scale.to_cosine(row["similarity"]), 0.0, None, 0.0, None).relevance
             value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now), weights)
             out[memory.id] = Candidate(memory, value, "+".join(sorted(hop[memory.id]["via"])),
                                        tuple(sorted(hop[memory.id]["from_ids"])))

@@ -1,38 +1,90 @@
-"""Merging vector and full-text candidates: normalised max, with keyword scores weighted by term
-coverage. Pure.
+"""Merging vector and full-text candidates into one relevance on an absolute scale. Pure.
 
-Each retriever's scores are divided by the best score among this query's candidates, so both
-lie in [0, 1] with the query's best match at 1.0, and a memory's relevance is the larger of its
-two. Without that, raw cosines (0.3-0.7 for a good match with MiniLM) sit on a compressed scale
-that the rerank's confidence and importance drown, and a normalised BM25 hit beats every
-semantic match (docs/benchmarks.md measures both).
+relevance = sigmoid(bias + a·cosine + b·BM25 / (BM25 + h) + c·coverage)
 
-Normalised max rather than reciprocal rank fusion, because it yields a relevance in [0, 1] that
-the four-signal rerank can weigh directly (RRF keeps only ranks, and measured worse). The
-coverage factor stops the best of a bad set of keyword matches (one common term out of four)
-from scoring 1.0 just for being the best. How strong a match is in absolute terms is `match`:
-max(cosine, keyword score), what `min_similarity` compares."""
+Each signal is absolute: the cosine, the BM25 score through a saturating transform (h is the
+score worth half the keyword weight), and the share of the query's terms the memory holds. None is
+divided by the best of this query's candidates, so the best of a weak set is not worth 1.0 (the
+normalised max this replaced gave a 0.30 cosine relevance 1.0 when it was the best there was, and
+let a poor vector match outrank a strong keyword match). The weights are a class-balanced logistic
+regression of "is a labelled evidence turn" on these signals, fitted on the tuning halves of two
+public conversational-memory datasets (bench/conversation_quality.py --fit): relevance is 0.5
+where an answer and a non-answer are equally likely. The fit's slope is then stretched so the
+strongest answers of the tuning halves (95th percentile) reach 0.95: evidence labels in
+conversations are sparse, and the plain probability of being *the* labelled turn keeps every real
+match below about 0.75, too flat for the rerank to tell an on-topic memory from a trusted
+off-topic one. Each mode has its own fit over the signals it has, so a vector-only or
+keyword-only relevance is on the same scale as a hybrid one.
+
+A keyword-only candidate was not among the vector pool's best, so its cosine is taken to be the
+pool's lowest (an upper bound of its true cosine, which is known only once it is hydrated).
+
+`match`, what `min_similarity` compares, stays max(cosine, keyword score): the keyword score is
+BM25 divided by the query's best BM25 and weighted by term coverage (explain's `keyword_score`)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
+class FusionWeights:
+    cosine: float
+    bm25: float
+    coverage: float
+    bias: float
+    bm25_half: float = 5.0
+
+    def describe(self) -> str:
+        return (f"sigmoid({self.bias:.2f} + {self.cosine:.2f}·cosine + {self.bm25:.2f}·BM25/(BM25 + "
+                f"{self.bm25_half:g}) + {self.coverage:.2f}·coverage)")
+
+
+# Fitted on the tuning halves of REALTALK and RealMem (bench/conversation_quality.py --fit;
+# docs/benchmarks.md, "Real conversations"); one set per mode, over the signals that mode has.
+WEIGHTS = FusionWeights(cosine=4.537, bm25=1.392, coverage=1.412, bias=-2.437, bm25_half=5.0)
+VECTOR_WEIGHTS = FusionWeights(cosine=8.213, bm25=0.0, coverage=0.0, bias=-3.064)
+KEYWORD_WEIGHTS = FusionWeights(cosine=0.0, bm25=3.870, coverage=3.198, bias=-1.253, bm25_half=20.0)
+BY_MODE = {"hybrid": WEIGHTS, "vector": VECTOR_WEIGHTS, "keyword": KEYWORD_WEIGHTS}
+
+
+@dataclass(frozen=True)
 class Fused:
-    relevance: float  # normalised max, in [0, 1]: the rerank's relevance signal and the hit's `score`
-    match: float  # max(cosine clamped to [0, 1], keyword score): absolute, for min_similarity
+    relevance: float  # calibrated, in (0, 1): the rerank's relevance signal and the hit's `score`
+    match: float  # max(cosine clamped to [0, 1], keyword score): what min_similarity compares
+
+
+def features(cosine: float, bm25: float | None, coverage: float, half: float) -> tuple[float, float, float]:
+    saturated = bm25 / (bm25 + half) if bm25 and bm25 > 0 else 0.0
+    return cosine, saturated, coverage if bm25 is not None else 0.0
+
+
+def relevance(w: FusionWeights, cosine: float, bm25: float | None, coverage: float) -> float:
+    c, b, v = features(cosine, bm25, coverage, w.bm25_half)
+    z = w.bias + w.cosine * c + w.bm25 * b + w.coverage * v
+    return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
 
 
 def keyword_score(bm25: float, best_bm25: float, coverage: float) -> float:
     return (bm25 / best_bm25 if best_bm25 > 0 else 0.0) * coverage
 
 
-def fuse(similarity: float | None, keyword: float | None, best_similarity: float) -> Fused:
-    """best_similarity: the highest cosine among this query's candidates (0 when none is positive)."""
-    cosine = max(0.0, similarity) if similarity is not None else 0.0
-    vector = min(1.0, cosine / best_similarity) if best_similarity > 0 else 0.0
-    kw = keyword or 0.0
-    return Fused(relevance=max(vector, kw), match=min(1.0, max(cosine, kw)))
+def fuse(mode: str, similarity: float | None, floor: float, bm25: float | None, coverage: float,
+         keyword: float | None) -> Fused:
+    """similarity: the memory's cosine, None when only full-text search found it (then `floor`, the
+    vector pool's lowest cosine, stands in for ranking); bm25 and coverage: its full-text score and
+    share of query terms (None and 0 when full-text search did not find it); keyword: its
+    keyword_score. In keyword mode the cosine is not ranked by."""
+    cosine = 0.0 if mode == "keyword" else similarity if similarity is not None else floor
+    rel = relevance(BY_MODE[mode], cosine, bm25, coverage)
+    return Fused(relevance=rel, match=min(1.0, max(max(0.0, similarity or 0.0), keyword or 0.0)))
+
+
+def cosine_floor(similarities: list[float | None], pool: int) -> float:
+    """The cosine a keyword-only candidate is taken to have: the lowest of a full vector pool (it
+    ranked below all of them), 0 when the pool held every shown memory with an embedding."""
+    known = [s for s in similarities if s is not None]
+    return max(0.0, min(known)) if len(known) >= pool else 0.0
 
 
 def best_similarity(similarities: list[float | None]) -> float:

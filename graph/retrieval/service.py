@@ -1,5 +1,5 @@
-"""Hybrid search that explains itself: vector and full-text candidates, fused by normalised max,
-reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
+"""Hybrid search that explains itself: vector and full-text candidates, fused into a calibrated
+relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
 from __future__ import annotations
 
 import asyncio
@@ -13,7 +13,7 @@ from graph.retrieval import keywords
 from graph.memories.access import AccessTracker
 from graph.retrieval.candidates import Candidates, CandidateSearch
 from graph.embedding.encoder import AsyncEncoder
-from graph.retrieval.fusion import best_similarity, fuse, keyword_score
+from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score
 from graph.retrieval.funnel import funnel
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
 from graph.retrieval.across_tenants import AcrossTenants, merge
@@ -147,15 +147,16 @@ class RetrievalService:
         weights = query.rerank or Weights()
         now = utcnow()
         best_bm25 = max((f.score for f in keyword.found.values()), default=0.0)
-        ranks_by_cosine = query.mode != "keyword"  # keyword mode reports the cosine but does not rank by it
-        best_cosine = best_similarity([f.similarity for f in found.values()]) if ranks_by_cosine else 0.0
+        best_cosine = best_similarity([f.similarity for f in found.values()]) if query.mode != "keyword" else 0.0
+        floor = cosine_floor([f.similarity for f in vector.found.values()], pool)
         ranked, below = [], 0
         for id_, f in found.items():
-            kw, matched = None, []
+            kw, matched, bm25, coverage = None, [], None, 0.0
             if id_ in keyword.found:
                 matched = keywords.hits(terms, keyword.found[id_].text or "")
-                kw = keyword_score(keyword.found[id_].score, best_bm25, len(matched) / len(terms))
-            fused = fuse(f.similarity if ranks_by_cosine else None, kw, best_cosine)
+                bm25, coverage = keyword.found[id_].score, len(matched) / len(terms)
+                kw = keyword_score(bm25, best_bm25, coverage)
+            fused = fuse(query.mode, f.similarity, floor, bm25, coverage, kw)
             if query.min_similarity is not None and fused.match < query.min_similarity:
                 below += 1
                 continue

@@ -73,6 +73,21 @@ def test_high_confidence_outranks_higher_similarity_with_low_confidence(client, 
     assert [r["id"] for r in reranked] != [r["id"] for r in raw]
 
 
+def test_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_answer(client, agent):
+    # Issue 12: every memory shares one of the query's two keywords ("user"), the shortest with the
+    # highest BM25. The rerank's confidence (1.0 against 0.7) must not lift the trusted book above
+    # the job: relevance is absolute, so the off-topic memory does not arrive near the answer's.
+    reading = store(client, agent, "The user is currently reading Piranesi.", provenance={"source": "user_explicit"})
+    job = store(client, agent, "The user is a staff data engineer at Northwind Analytics, leading the platform team.",
+                provenance={"source": "user_implicit"})
+    store(client, agent, "The user's sister lives in Porto with her two dogs.", provenance={"source": "user_explicit"})
+    results = search(client, agent, "What is the user's role?")
+    assert results[0]["id"] == job["id"]
+    by_id = {r["id"]: r for r in results}
+    assert by_id[reading["id"]]["score"] < by_id[job["id"]]["score"]
+    assert by_id[job["id"]]["confidence"] < by_id[reading["id"]]["confidence"]  # trust alone would invert them
+
+
 def test_custom_weights_shift_the_ranking(client, agent, trip):
     importance_only = {"relevance": 0, "confidence": 0, "recency": 0, "importance": 1}
     results = search(client, agent, QUERY, rerank=importance_only)

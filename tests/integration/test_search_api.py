@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from graph.retrieval.fusion import VECTOR_WEIGHTS, relevance
 from graph.retrieval.model import SearchQuery
 from tests.conftest import TEST_EXACT_SCAN_MAX
 from tests.helpers import search as hybrid_search, store, store_many
@@ -51,13 +52,14 @@ def test_results_are_ranked_by_similarity_with_cosine_scores(client, agent, embe
     results = search(client, agent, QUERY, limit=10)
     assert [r["text"] for r in results] == expected_order(embedder, QUERY, A_TEXTS)
     # Similarities are true cosines, whatever scale the backend's function uses; the relevance
-    # score is the cosine relative to the best candidate's (normalised max), clamped at 0.
+    # score is absolute (issue 12): in vector mode the vector fit of the cosine alone, whatever the
+    # other candidates' cosines are (it was the cosine relative to the best one's).
     vectors = embedder.encode([r["text"] for r in results])
     expected = vectors @ embedder.encode([QUERY])[0]
     assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
-    best = max(expected.tolist())
-    assert [r["score"] for r in results] == pytest.approx([max(0.0, e) / best for e in expected.tolist()], abs=1e-4)
-    assert results[0]["score"] == pytest.approx(1.0)
+    assert [r["score"] for r in results] == pytest.approx(
+        [relevance(VECTOR_WEIGHTS, e, None, 0.0) for e in expected.tolist()], abs=1e-4)
+    assert 0 < results[-1]["score"] < results[0]["score"] < 1
     scores = [r["similarity"] for r in results]
     assert scores == sorted(scores, reverse=True) and all(-1 <= s <= 1 for s in scores)
     assert results[0]["text"] == A_TEXTS[0]
@@ -87,7 +89,7 @@ def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, a
     # The index's cosine (ranking) and the exact one (hydrated) agree: on Neo4j that needs vector
     # quantisation off, which would otherwise move index scores by ~0.002.
     assert [h.score for h in result.hits] == pytest.approx(
-        [max(0.0, h.similarity) / result.best_similarity for h in result.hits], abs=1e-4)
+        [relevance(VECTOR_WEIGHTS, h.similarity, None, 0.0) for h in result.hits], abs=1e-4)
 
     api_results = search(client, agent, QUERY, limit=10)
     assert [r["id"] for r in api_results] == [h.memory.id for h in result.hits]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from graph.retrieval.bm25 import bm25
 from graph.context.format import ContextItem, format_context
 from graph.core.errors import InvalidInput
-from graph.retrieval.fusion import Fused, best_similarity, fuse, keyword_score
+from graph.retrieval.fusion import BY_MODE, WEIGHTS, best_similarity, cosine_floor, fuse, keyword_score, relevance
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
 from graph.context.packing import pack, top
@@ -56,18 +56,54 @@ def test_bad_weights_are_invalid_input(weights, field):
     assert err.value.field == field
 
 
-def test_normalised_max_fusion_puts_both_retrievers_on_the_query_s_own_scale():
-    # Cosine is divided by the best cosine among the query's candidates: the best match is 1.0.
-    assert fuse(0.6, None, best_similarity=0.6) == Fused(relevance=1.0, match=0.6)
-    assert fuse(0.3, None, best_similarity=0.6).relevance == pytest.approx(0.5)
-    assert fuse(-0.2, None, 0.6) == Fused(0.0, 0.0) and fuse(None, None, 0.0) == Fused(0.0, 0.0)
-    assert fuse(0.5, None, best_similarity=0.0).relevance == 0.0  # keyword mode: no vector ranking
-    # The best BM25 hit holding every query term is 1.0; `match` keeps the absolute strength.
-    assert fuse(0.3, keyword_score(12.0, 12.0, 1.0), 0.6) == Fused(relevance=1.0, match=1.0)
-    # The best BM25 hit that holds one of four query terms is worth a quarter, not 1.0.
-    weak = fuse(0.45, keyword_score(3.0, 3.0, 0.25), best_similarity=0.6)
-    assert weak.relevance == pytest.approx(0.75) and weak.match == pytest.approx(0.45)
-    assert keyword_score(5.0, 0.0, 1.0) == 0.0
+def test_fused_relevance_is_absolute_not_relative_to_the_query_s_best_candidate():
+    # The same signals give the same relevance whatever else was found: a weak best match stays weak
+    # (normalised max gave a 0.30 cosine, the best of its set, relevance 1.0).
+    weak_best = fuse("hybrid", 0.30, floor=0.0, bm25=None, coverage=0.0, keyword=None)
+    assert weak_best.relevance < 0.4 and weak_best.match == pytest.approx(0.30)
+    strong = fuse("hybrid", 0.75, floor=0.0, bm25=None, coverage=0.0, keyword=None)
+    assert strong.relevance > 0.6 > weak_best.relevance
+    every_signal = fuse("hybrid", 0.9, floor=0.0, bm25=15.0, coverage=1.0, keyword=1.0)
+    assert every_signal.relevance > 0.9
+    assert 0 < relevance(WEIGHTS, 0.30, None, 0.0) == weak_best.relevance < 1
+
+
+@given(cosine=st.floats(-1, 1), bm25=st.floats(0, 50), coverage=st.floats(0, 1), up=st.floats(0.01, 1))
+def test_fused_relevance_grows_with_each_signal(cosine, bm25, coverage, up):
+    for mode, w in BY_MODE.items():
+        base = relevance(w, cosine, bm25, coverage)
+        assert 0 <= base <= 1
+        if w.cosine:
+            assert relevance(w, cosine + up, bm25, coverage) >= base
+        if w.bm25:
+            assert relevance(w, cosine, bm25 + up * 10, coverage) >= base
+        if w.coverage:
+            assert relevance(w, cosine, bm25, min(1.0, coverage + up)) >= base
+
+
+def test_a_strong_keyword_match_outranks_a_poor_vector_match():
+    # Found by full-text only, holding every query term with a high BM25: its cosine is taken to be
+    # the vector pool's lowest, and it still beats a memory whose only merit is a middling cosine.
+    keyword_only = fuse("hybrid", None, floor=0.25, bm25=12.0, coverage=1.0, keyword=1.0)
+    poor_vector = fuse("hybrid", 0.35, floor=0.25, bm25=None, coverage=0.0, keyword=None)
+    assert keyword_only.relevance > poor_vector.relevance
+    assert keyword_only.match == 1.0  # min_similarity still compares max(cosine, keyword score)
+    # The best BM25 hit that holds one of four query terms is worth a quarter of the keyword score.
+    assert keyword_score(3.0, 3.0, 0.25) == 0.25 and keyword_score(5.0, 0.0, 1.0) == 0.0
+
+
+def test_keyword_mode_does_not_rank_by_cosine_and_vector_mode_by_nothing_else():
+    a = fuse("keyword", 0.9, floor=0.0, bm25=4.0, coverage=0.5, keyword=0.5)
+    b = fuse("keyword", 0.1, floor=0.0, bm25=4.0, coverage=0.5, keyword=0.5)
+    assert a.relevance == b.relevance and a.match == 0.9
+    assert fuse("vector", 0.6, 0.0, None, 0.0, None).relevance > fuse("vector", 0.5, 0.0, None, 0.0, None).relevance
+    assert fuse("keyword", None, 0.0, None, 0.0, None).match == 0.0
+
+
+def test_a_keyword_only_candidate_takes_the_lowest_cosine_of_a_full_vector_pool():
+    assert cosine_floor([0.7, 0.4, None, 0.5], pool=3) == 0.4  # full pool: it ranked below all of them
+    assert cosine_floor([0.7, 0.4], pool=3) == 0.0  # the pool held every memory with an embedding
+    assert cosine_floor([-0.2, 0.1], pool=2) == 0.0
     assert best_similarity([0.2, None, 0.7, -0.1]) == 0.7 and best_similarity([None]) == 0.0
 
 
