@@ -26,6 +26,25 @@ def pool(vector: dict, keyword: dict, terms: list[str], own: str | None, size: i
             "best_bm25": max((f.score for f in keyword.values()), default=0.0)}
 
 
+SERVICE_POOL = 30  # RetrievalService.pool_size(10): what each retriever hands a limit-10 search
+
+
+def service_view(p: dict, n: int = SERVICE_POOL) -> dict:
+    """The candidates a limit-10 search fuses: each retriever's best n, the floor from those."""
+    if "view" not in p:
+        cands = []
+        for c in p["cands"]:
+            v = c["vrank"] is not None and c["vrank"] <= n
+            k = c["krank"] is not None and c["krank"] <= n
+            if v or k:
+                cands.append({**c, "cos": c["cos"] if v else None, "vrank": c["vrank"] if v else None,
+                              "bm25": c["bm25"] if k else None, "krank": c["krank"] if k else None,
+                              "cov": c["cov"] if k else 0.0})
+        sims = [c["cos"] for c in cands if c["cos"] is not None]
+        p["view"] = {"cands": cands, "floor": fusion.cosine_floor(sims, n), "best_bm25": p["best_bm25"]}
+    return p["view"]
+
+
 def _top(scores: dict[str, float], k: int = 10) -> list[str]:
     return [i for i, _ in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]
 
@@ -37,6 +56,7 @@ def rrf(p: dict, k: int = 60) -> list[str]:
 
 def normalised_max(p: dict) -> list[str]:
     """The fusion before issue 12: each retriever divided by its best, the larger of the two."""
+    p = service_view(p)
     best = max((c["cos"] for c in p["cands"] if c["cos"] is not None), default=0.0)
     out = {}
     for c in p["cands"]:
@@ -51,6 +71,7 @@ class Model:
     weights: fusion.FusionWeights
 
     def rank(self, p: dict) -> list[str]:
+        p = service_view(p)
         return _top({c["id"]: fusion.relevance(self.weights, _cosine(c, p), c["bm25"], c["cov"]) for c in p["cands"]})
 
     def describe(self) -> str:
@@ -76,8 +97,9 @@ FEATURES = ("cosine", "bm25", "coverage")
 def _matrix(rows: list[dict], off: tuple[str, ...], half: float) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     for r in rows:
-        for c in r["pool"]["cands"]:
-            xs.append(fusion.features(_cosine(c, r["pool"]), c["bm25"], c["cov"], half))
+        view = service_view(r["pool"])
+        for c in view["cands"]:
+            xs.append(fusion.features(_cosine(c, view), c["bm25"], c["cov"], half))
             ys.append(1.0 if c["id"] in r["relevant"] else 0.0)
     x, y = np.array(xs), np.array(ys)
     for name in off:
