@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 
 from graph.core.errors import CredenceError
+from graph.core.tasks import cancel_and_wait
 from graph.store.gateway import GraphRunner
 from graph.core.timeutil import iso, utcnow
 
@@ -57,11 +58,6 @@ class AccessTracker:
         return updated
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         await self.flush()

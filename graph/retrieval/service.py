@@ -19,6 +19,7 @@ from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResu
 from graph.retrieval.across_tenants import AcrossTenants, merge
 from graph.memories.rules import check_agent
 from graph.core.errors import InvalidInput
+from graph.core.tasks import cancel_and_wait
 from graph.memories.records import memory_from_map
 from graph.retrieval.rerank import Signals, Weights, composite, signals
 from graph.store.gateway import GraphRunner
@@ -91,12 +92,7 @@ class RetrievalService:
                 log.exception("background index warm-up failed")
 
     async def close(self) -> None:
-        if self._warming is not None:
-            self._warming.cancel()
-            try:
-                await self._warming
-            except asyncio.CancelledError:
-                pass
+        await cancel_and_wait(self._warming)
 
     async def warm_up(self) -> None:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k

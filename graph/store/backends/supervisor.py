@@ -13,7 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from graph.store.backends.connect import Backend, wait_ready, new_driver
+from graph.core.tasks import cancel_and_wait
+from graph.store.backends.connect import Backend, new_driver, wait_ready
 from graph.store.gateway import GraphRunner
 from graph.store.registry import Query
 
@@ -56,13 +57,8 @@ class Supervisor:
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="backend-supervisor")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def _watch(self) -> None:
         child = self.backend.child
