@@ -144,8 +144,9 @@ class HitExplain(BaseModel):
 
 
 class SearchHitOut(MemoryOut):
-    score: float = Field(description="Relevance from retrieval in [0, 1]: normalised max of the cosine and the "
-                                     "keyword score, each relative to this query's best candidate.")
+    score: float = Field(description="Relevance from retrieval in [0, 1], on an absolute scale: a calibrated "
+                                     "combination of the cosine, the saturated BM25 score and the share of query "
+                                     "terms matched (docs/retrieval.md), not relative to this query's best candidate.")
     similarity: float | None = Field(description="Cosine similarity of query and memory, in [-1, 1].")
     composite_score: float = Field(description="The four-signal rerank score (computed even with rerank off).")
     ranking_signals: dict[str, float]

@@ -55,7 +55,7 @@ def check_query(query: SearchQuery) -> SearchQuery:
 @dataclass(frozen=True)
 class SearchHit:
     memory: Memory
-    score: float  # relevance from retrieval: normalised max of the two retrievers, in [0, 1]
+    score: float  # relevance from retrieval, absolute, in [0, 1]: fusion.relevance of cosine, BM25 and coverage
     similarity: float | None  # cosine of query and memory embeddings, in [-1, 1]
     keyword_score: float | None  # coverage-weighted, normalised BM25 in [0, 1]; None: not a keyword match
     signals: Signals
