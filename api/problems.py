@@ -66,7 +66,7 @@ async def _unavailable(_: Request, exc: BackendUnavailable) -> JSONResponse:
 def unavailable_problem(exc: BackendUnavailable) -> JSONResponse:
     """Also sent by the request gate (api/gate.py), which checks keys outside the handlers."""
     log.warning("backend unavailable: %s", exc)
-    return problem(503, "backend-unavailable", "Graph backend unavailable",
+    return problem(503, exc.slug, exc.title,
                    exc.public or "the graph database cannot be reached right now; retry later",
                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 

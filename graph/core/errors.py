@@ -30,9 +30,17 @@ class BackendUnavailable(CredenceError):
     """The graph database cannot be reached now; retrying later may work. `public` is a detail safe
     to show the caller (driver messages, which name addresses, are not)."""
 
+    slug, title = "backend-unavailable", "Graph backend unavailable"
+
     def __init__(self, message: str, public: str | None = None) -> None:
         super().__init__(message)
         self.public = public
+
+
+class Contention(BackendUnavailable):
+    """The database is up, but this transaction kept colliding with concurrent writes to the same
+    data until the driver's retry time ran out: busy, not down. Retrying later may work."""
+    slug, title = "write-contention", "Concurrent writes collided"
 
 
 class StartupError(CredenceError):

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from neo4j import AsyncDriver, AsyncManagedTransaction
 from neo4j.exceptions import ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired, TransientError
 
-from graph.core.errors import BackendUnavailable
+from graph.core.errors import BackendUnavailable, Contention
 from graph.store.registry import SHAPES, QueryRegistry
 
 T = TypeVar("T")
@@ -21,6 +21,9 @@ log = logging.getLogger(__name__)
 # retry (docs/backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
 # the last attempt.
 DUPLICATE_RETRIES = 6
+# Transient codes that mean "collided with another transaction" (deadlock, lock or page conflict;
+# ArcadeDB reports its MVCC conflicts as DeadlockDetected too), not "the database is unavailable".
+COLLISION_CODES = ("Neo.TransientError.Transaction.",)
 
 # A step run first in every write transaction started in this context, and retried with it. The
 # HTTP layer sets one per request that carries an Idempotency-Key (graph/idempotency): the record
@@ -143,7 +146,13 @@ class GraphRunner:
                     raise
                 log.debug("duplicate-key race, retrying (attempt %d)", attempt)
                 await asyncio.sleep(random.uniform(0.005, 0.02) * attempt)
-            except (ServiceUnavailable, SessionExpired, TransientError, ConnectionPoolError) as exc:
+            except TransientError as exc:
+                if not (exc.code or "").startswith(COLLISION_CODES):
+                    raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
+                raise Contention(f"write contention: {exc}", public=(
+                    "this write kept colliding with concurrent writes to the same beliefs until "
+                    "NEO4J_MAX_TRANSACTION_RETRY_TIME ran out; the database is up: retry")) from exc
+            except (ServiceUnavailable, SessionExpired, ConnectionPoolError) as exc:
                 # Unreachable, lost connection, retries exhausted, pool exhausted: "try again later".
                 # Other driver errors (a consumed result, a misused transaction) are bugs, not
                 # outages: they propagate and answer 500.

@@ -16,7 +16,7 @@ from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from graph.core.errors import StartupError
 from graph.settings import Settings
-from graph.store.backends.child_process import ChildDatabase
+from graph.store.backends.child_process import ChildDatabase, Endpoint
 from graph.store.backends.datadir_lock import DataDirLock
 from graph.store.backends.embedded_arcadedb import EmbeddedArcadeDB
 from graph.store.backends.local_neo4j import LocalNeo4j
@@ -32,7 +32,7 @@ class Backend:
     database: str
     child: ChildDatabase | None = None  # the database process this service owns, if any
     lock: DataDirLock | None = None
-    endpoint_key: tuple[str, str] | None = None  # the child's address and secret the driver was made for
+    endpoint: Endpoint | None = None  # where the child listens, and its credentials, as the driver was made for
 
     @property
     def is_neo4j(self) -> bool:
@@ -90,7 +90,7 @@ def launch(settings: Settings) -> Backend:
         raise
     driver = new_driver(settings, endpoint.bolt_uri, endpoint.user, endpoint.password)
     return Backend(kind=settings.backend_kind, driver=driver, database=endpoint.database, child=child, lock=lock,
-                   endpoint_key=(endpoint.bolt_uri, endpoint.password))
+                   endpoint=endpoint)
 
 
 async def wait_ready(backend: Backend, ping: Query, timeout: float) -> None:

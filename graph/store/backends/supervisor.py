@@ -107,10 +107,10 @@ class Supervisor:
         # The same ports when they are still free, so the driver's address stays right.
         child.reuse_ports()
         endpoint = child.start(inherit_fds=(backend.lock.fd,))  # in the loop's thread: see the module doc
-        if (endpoint.bolt_uri, endpoint.password) != backend.endpoint_key:
+        if endpoint != backend.endpoint:
             old = backend.driver
             backend.driver = self.runner.driver = new_driver(self.settings, endpoint.bolt_uri, endpoint.user,
                                                              endpoint.password)
-            backend.endpoint_key = (endpoint.bolt_uri, endpoint.password)
+            backend.endpoint = endpoint
             await old.close()
         await wait_ready(backend, self.ping, self.settings.embedded_start_timeout)
