@@ -12,7 +12,7 @@ from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
 from graph.memories.audit import Operation
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
 from graph.memories.rules import (MAX_CATEGORY_CHARS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, MAX_TAGS,
-                                  NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)
+                                  MAX_VERSION, NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)
 from graph.core.vocab import ON_CONFLICT
 
 
@@ -62,7 +62,7 @@ class MemoryUpdate(Request):
     tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
     event_at: Instant | None = None
     metadata: dict[str, Any] | None = Field(None, description="Replaces the metadata; the same rules as on create.")
-    expected_version: StrictInt | None = Field(None, ge=1)
+    expected_version: StrictInt | None = Field(None, ge=1, le=MAX_VERSION)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> "MemoryUpdate":

@@ -34,6 +34,7 @@ MAX_CATEGORY_CHARS = 100
 MAX_TAGS = 64
 MAX_TAG_CHARS = 64
 MAX_METADATA_BYTES = 16_384
+MAX_VERSION = 2**63 - 1  # the graph's integers are 64-bit
 MAX_METADATA_DEPTH = 32  # levels of nested objects and lists; what every JSON tool reads back
 MAX_REF_CHARS = 500
 MAX_SUSPICIOUS_DETAILS_CHARS = 2_000
@@ -181,8 +182,8 @@ def check_patch(patch: MemoryPatch, max_text_chars: int) -> dict[str, Any]:
     if not changes:
         raise InvalidInput("changes", "must name at least one field to change")
     ev = patch.expected_version
-    if ev is not None and (isinstance(ev, bool) or not isinstance(ev, int) or ev < 1):
-        raise InvalidInput("expected_version", "must be a positive integer or null")
+    if ev is not None and (isinstance(ev, bool) or not isinstance(ev, int) or not 1 <= ev <= MAX_VERSION):
+        raise InvalidInput("expected_version", f"must be an integer from 1 to {MAX_VERSION}, or null")
     clean: dict[str, Any] = {}
     for name, value in changes.items():
         if value is None and name in NOT_NULL_ON_PATCH:

@@ -169,3 +169,13 @@ def test_hard_delete_removes_the_memory_and_what_only_it_referenced(client, agen
     assert_problem(client.get(f"/v1/memories/{doomed['id']}", params={"agent": agent}), 404)
     assert search(client, agent, "passport number", statuses=["active", "archived"])[0]["id"] == keeper["id"]
     assert_problem(client.delete(f"/v1/memories/{doomed['id']}", params={"agent": agent, "hard": True}), 404)
+
+
+def test_an_expected_version_past_the_graphs_integers_is_422_not_500(client, agent):
+    """Found by schemathesis: 2**70 reached the driver, which cannot pack it (OverflowError, 500)."""
+    memory = store(client, agent, "The user lives in Berlin")
+    for too_big in (2**63, 2**70):
+        response = client.patch(f"/v1/memories/{memory['id']}", params={"agent": agent},
+                                json={"text": "The user lives in Bonn", "expected_version": too_big})
+        assert_problem(response, 422, "expected_version")
+    assert client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()["text"] == memory["text"]

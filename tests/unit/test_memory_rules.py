@@ -56,3 +56,10 @@ def test_an_unknown_field_is_named_even_beside_allowed_ones():
     with pytest.raises(InvalidInput) as refused:
         rules.check_patch(MemoryPatch({"text": "ok", "agent": "other"}), 100)
     assert refused.value.field == "agent"
+
+
+def test_expected_version_is_bounded_by_the_graphs_integers_in_the_domain():
+    assert rules.check_patch(MemoryPatch({"text": "ok"}, expected_version=rules.MAX_VERSION), 100) == {"text": "ok"}
+    for bad in (0, rules.MAX_VERSION + 1, 2**70, True):
+        with pytest.raises(InvalidInput, match="expected_version"):
+            rules.check_patch(MemoryPatch({"text": "ok"}, expected_version=bad), 100)
