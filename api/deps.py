@@ -65,6 +65,17 @@ class Guard:
     async def admin(self, *agents: str) -> None:
         await self(Role.ADMIN, *agents)
 
+    def sources(self, *claimed: str) -> None:
+        """The caller's key may claim these provenance sources, or 403 (before anything is written)."""
+        refusal = self.request.scope[ACCESS].source_refusal(claimed)
+        if refusal is not None:
+            raise Refusal(403, refusal)
+
+    def any_source(self, why: str) -> None:
+        """Only a key whose sources are not restricted may make this call, or 403."""
+        if self.request.scope[ACCESS].sources is not None:
+            raise Refusal(403, f"this key may claim some sources only; {why}")
+
 
 GuardDep = Annotated[Guard, Depends(Guard)]
 

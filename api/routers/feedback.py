@@ -7,7 +7,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
-from api.deps import AgentQuery, ActorDep, ServicesDep
+from api.deps import AgentQuery, ActorDep, GuardDep, ServicesDep
 from api.schemas.beliefs import ProvenanceIn
 from api.schemas.common import Request
 from graph.beliefs.feedback import FeedbackResult, FeedbackService
@@ -59,5 +59,7 @@ async def dispute(memory_id: UUID, agent: AgentQuery, feedback: FeedbackDep, act
 @router.post("/memories/{memory_id}/corroborate", response_model=FeedbackOut,
              summary="Another source confirms the memory; a source it already has adds nothing")
 async def corroborate(memory_id: UUID, agent: AgentQuery, body: CorroborateIn, feedback: FeedbackDep,
-                      actor: ActorDep) -> FeedbackOut:
-    return FeedbackOut.of(await feedback.corroborate(agent, str(memory_id), actor, body.source.to_domain()))
+                      actor: ActorDep, guard: GuardDep) -> FeedbackOut:
+    source = body.source.to_domain()
+    guard.sources(source.source)
+    return FeedbackOut.of(await feedback.corroborate(agent, str(memory_id), actor, source))

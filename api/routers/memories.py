@@ -24,7 +24,9 @@ router = APIRouter(prefix="/v1", tags=["memories"])
 async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response,
                         guard: GuardDep) -> StoreOut:
     await guard.write(body.agent)
-    result = await memories.create(body.to_domain(), actor=actor)
+    new = body.to_domain()
+    guard.sources(new.provenance.source)
+    result = await memories.create(new, actor=actor)
     memory = result.memory
     response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
     if result.deduplicated:
@@ -37,7 +39,9 @@ async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorD
 async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep, actor: ActorDep,
                           guard: GuardDep) -> MemoryBatchOut:
     await guard.write(*{m.agent for m in body.memories})  # a batch may hold several agents: all in scope
-    stored = await memories.create_many([m.to_domain() for m in body.memories], actor=actor)
+    new = [m.to_domain() for m in body.memories]
+    guard.sources(*{m.provenance.source for m in new})
+    stored = await memories.create_many(new, actor=actor)
     return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
 
 

@@ -69,6 +69,7 @@ async def import_lines(
     # An import restores trust, status, conflicts and audit records as the file says, past the belief
     # rules: the tenant's administrators may do that (as they may register predicates), writers may not.
     await guard.admin(agent)
+    guard.any_source("an import restores memories from every source")
     # The request gate (api/gate.py) has bounded the body: CREDENCE_MAX_BATCH_BODY_BYTES for this route.
     result = await _importer(services).import_body(agent, await request.body(), first_line=first_line, actor=actor)
     return ImportOut(lines=result.lines, created=result.created, existing=result.existing)

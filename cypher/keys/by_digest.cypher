@@ -4,5 +4,5 @@
 // returns: optional
 MATCH (k:ApiKey {digest: $digest})
 WHERE k.revoked_at IS NULL
-RETURN k.id AS id, k.name AS name, k.role AS role, k.agents AS agents, k.agent_pattern AS agent_pattern,
+RETURN k.id AS id, k.name AS name, k.role AS role, k.agents AS agents, k.agent_pattern AS agent_pattern, k.sources AS sources,
        k.created_at AS created_at, k.revoked_at AS revoked_at

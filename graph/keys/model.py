@@ -8,6 +8,7 @@ from enum import IntEnum
 from fnmatch import fnmatchcase
 from typing import Iterable
 
+from graph.beliefs.trust import SOURCE_TYPES
 from graph.core.errors import InvalidInput
 from graph.memories.rules import check_agent
 
@@ -55,6 +56,9 @@ class Access:
     role: Role
     scope: Scope
     operator: bool = False    # the configured administrator key: /v1/admin, key management
+    # The provenance sources its writes may claim; None: any. Trust follows the claimed source, so a
+    # key for an agent's own inferences must not pass them off as what the user said.
+    sources: frozenset[str] | None = None
 
     def refusal(self, role: Role, agents: Iterable[str]) -> str | None:
         """Why this access may not act as `role` on `agents`; None when it may."""
@@ -65,6 +69,16 @@ class Access:
             return f"this key does not cover agent(s) {', '.join(outside[:5])}"
         return None
 
+    def source_refusal(self, claimed: Iterable[str]) -> str | None:
+        """Why this access may not write memories or confirmations from `claimed` sources; None when it may."""
+        if self.sources is None:
+            return None
+        beyond = sorted(set(claimed) - self.sources)
+        if beyond:
+            return (f"this key may claim the sources {', '.join(sorted(self.sources))} only, "
+                    f"not {', '.join(beyond)}")
+        return None
+
 
 @dataclass(frozen=True)
 class NewKey:
@@ -73,6 +87,7 @@ class NewKey:
     role: Role
     agents: tuple[str, ...] = ()
     agent_pattern: str | None = None
+    sources: tuple[str, ...] | None = None  # the provenance sources it may claim; None: any
 
 
 @dataclass(frozen=True)
@@ -84,12 +99,14 @@ class ApiKey:
     agent_pattern: str | None
     created_at: datetime
     revoked_at: datetime | None = None
+    sources: tuple[str, ...] | None = None
     secret: str | None = field(default=None, repr=False)  # only on the answer to the call that made it
 
     @property
     def access(self) -> Access:
         return Access(principal=self.id, role=self.role,
-                      scope=Scope(frozenset(self.agents), self.agent_pattern))
+                      scope=Scope(frozenset(self.agents), self.agent_pattern),
+                      sources=frozenset(self.sources) if self.sources is not None else None)
 
 
 def check_new_key(key: NewKey) -> NewKey:
@@ -105,5 +122,12 @@ def check_new_key(key: NewKey) -> NewKey:
     if key.agent_pattern is not None and not _AGENT_GLOB.match(key.agent_pattern):
         raise InvalidInput("agent_pattern", "must be 1 to 128 agent-id characters, where * matches any run "
                                             "of characters and ? one character")
+    if key.sources is not None:
+        if not key.sources:
+            raise InvalidInput("sources", "name at least one source the key may claim, or leave it out for any")
+        unknown = sorted(set(key.sources) - set(SOURCE_TYPES))
+        if unknown:
+            raise InvalidInput("sources", f"{', '.join(unknown)} is no source; one of {', '.join(SOURCE_TYPES)}")
     return NewKey(name=name, role=key.role, agents=tuple(dict.fromkeys(key.agents)),
-                  agent_pattern=key.agent_pattern)
+                  agent_pattern=key.agent_pattern,
+                  sources=tuple(sorted(set(key.sources))) if key.sources is not None else None)

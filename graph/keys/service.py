@@ -48,9 +48,10 @@ class KeyService:
         secret, key_id, now = new_secret(), str(uuid.uuid4()), int(time.time() * 1000)
         await self.runner.write_tx(lambda tx: tx.execute(
             "keys/create", id=key_id, digest=digest(secret), key_name=new.name, role=new.role.name.lower(),
-            agents=list(new.agents), agent_pattern=new.agent_pattern, now=now))
+            agents=list(new.agents), agent_pattern=new.agent_pattern,
+            sources=list(new.sources) if new.sources is not None else None, now=now))
         return ApiKey(id=key_id, name=new.name, role=new.role, agents=new.agents, agent_pattern=new.agent_pattern,
-                      created_at=from_epoch_ms(now), secret=secret)
+                      created_at=from_epoch_ms(now), sources=new.sources, secret=secret)
 
     async def list(self) -> list[ApiKey]:
         return [_key(row) for row in await self.runner.read_tx(lambda tx: tx.many("keys/list"))]
@@ -92,4 +93,5 @@ class KeyService:
 def _key(row: dict[str, Any]) -> ApiKey:
     return ApiKey(id=row["id"], name=row["name"], role=Role.parse(row["role"]), agents=tuple(row["agents"] or ()),
                   agent_pattern=row["agent_pattern"], created_at=from_epoch_ms(row["created_at"]),
+                  sources=tuple(row["sources"]) if row["sources"] is not None else None,
                   revoked_at=from_epoch_ms(row["revoked_at"]) if row["revoked_at"] is not None else None)

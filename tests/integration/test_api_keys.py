@@ -230,3 +230,43 @@ def test_a_key_that_cannot_be_checked_is_503_not_401(client, services, agent):
     assert_problem(response, 503)
     assert response.headers["retry-after"]
     assert client.get("/v1/memories", params={"agent": agent}, headers=bearer(key)).status_code == 200
+
+
+def test_a_key_claims_only_the_sources_it_was_issued_for(client, agent):
+    """Trust comes from the claimed source: a key for an agent's own inferences must not be able to
+    pass them off as what the user said, and so overwrite the user's beliefs."""
+    response = client.post("/v1/admin/keys", headers=ADMIN, json={
+        "name": "model", "role": "admin", "agents": [agent], "sources": ["inference", "tool_output"]})
+    assert response.status_code == 201, response.text
+    model = response.json()
+    assert model["sources"] == ["inference", "tool_output"]
+    assert issue(client, "write", [agent])["sources"] is None  # not restricted: every source
+
+    said = {"subject": "user", "predicate": "home_city", "value": "Lisbon"}
+    user = client.post("/v1/memories", json={"agent": agent, "text": "The user lives in Lisbon", "claim": said,
+                                             "provenance": {"source": "user_explicit"}}).json()
+    forged = {"agent": agent, "text": "The user lives in Porto", "provenance": {"source": "user_explicit"},
+              "claim": {**said, "value": "Porto"}}
+    problem = assert_problem(client.post("/v1/memories", json=forged, headers=bearer(model)), 403)
+    assert "user_explicit" in problem["detail"] and "inference" in problem["detail"]
+    assert_problem(client.post("/v1/memories:batch", headers=bearer(model), json={"memories": [
+        {"agent": agent, "text": "A tool said so", "provenance": {"source": "tool_output"}}, forged]}), 403)
+    assert_problem(client.post(f"/v1/memories/{user['id']}/corroborate", params={"agent": agent},
+                               json={"source": {"source": "system"}}, headers=bearer(model)), 403)
+    # An import carries sources past the belief rules, so only an unrestricted key may import.
+    assert_problem(client.post("/v1/import", params={"agent": agent}, json=[], headers=bearer(model)), 403)
+
+    listed = client.get("/v1/memories", params={"agent": agent, "include_all": "true"}).json()["items"]
+    assert [m["text"] for m in listed] == ["The user lives in Lisbon"]  # nothing was written
+
+    # What it may claim it writes, with the default source when it names none.
+    allowed = client.post("/v1/memories", headers=bearer(model), json={"agent": agent, "text": "Seems to like tea"})
+    assert allowed.status_code == 201 and allowed.json()["source_type"] == "inference"
+    assert client.post("/v1/memories", headers=bearer(model), json={
+        "agent": agent, "text": "The weather API said rain", "provenance": {"source": "tool_output"}}).status_code == 201
+
+
+def test_a_key_source_list_is_checked(client, agent):
+    for sources, field in (([], "sources"), (["gossip"], "sources[0]"), ("inference", "sources")):
+        assert_problem(client.post("/v1/admin/keys", headers=ADMIN, json={
+            "name": "x", "role": "write", "agents": [agent], "sources": sources}), 422, field)

@@ -40,3 +40,17 @@ def test_secrets_are_256_random_bits_and_only_their_digest_is_kept():
     one, two = new_secret(), new_secret()
     assert one != two and looks_like_a_key(one) and not looks_like_a_key("crd_short")
     assert len(digest(one)) == 64 and digest(one) != digest(two)
+
+
+def test_a_key_source_list_is_checked_and_limits_what_its_writes_claim():
+    with pytest.raises(InvalidInput, match="at least one source"):
+        check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=()))
+    with pytest.raises(InvalidInput, match="gossip is no source"):
+        check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=("gossip",)))
+    key = check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=("tool_output", "inference", "inference")))
+    assert key.sources == ("inference", "tool_output")
+
+    limited = Access(principal="k", role=Role.WRITE, scope=Scope(frozenset({"a"})), sources=frozenset(key.sources))
+    assert limited.source_refusal(["inference"]) is None
+    assert "not system, user_explicit" in limited.source_refusal(["user_explicit", "inference", "system"])
+    assert Access(principal="k", role=Role.WRITE, scope=Scope()).source_refusal(["user_explicit"]) is None
