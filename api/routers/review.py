@@ -6,13 +6,18 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query
 
-from api.deps import AgentQuery, ActorDep, MemoriesDep, ServicesDep
+from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep, ServicesDep
 from api.schemas.common import CURSOR_PATTERN
 from api.schemas.memories import MemoryOut, MemoryPage
 from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
                                 ReviewIn, ReviewOut, SupersessionOut)
 
 router = APIRouter(prefix="/v1", tags=["review"])
+
+
+# A review can put a less trusted memory above a more trusted one: it is for a person or operator,
+# not for the agent whose write was quarantined.
+REVIEWERS_ONLY = "conflicts and the quarantine are reviewed with a key that may claim every source"
 
 
 @router.get("/conflicts", response_model=ConflictListOut, summary="Conflicts, pending ones unless asked otherwise")
@@ -29,7 +34,8 @@ async def list_conflicts(agent: AgentQuery, services: ServicesDep,
 @router.post("/conflicts/{conflict_id}/resolve", response_model=ResolveOut,
              summary="Resolve a pending conflict; a second resolution is 409")
 async def resolve_conflict(conflict_id: UUID, agent: AgentQuery, body: ResolveIn, services: ServicesDep,
-                           actor: ActorDep) -> ResolveOut:
+                           actor: ActorDep, guard: GuardDep) -> ResolveOut:
+    guard.any_source(REVIEWERS_ONLY)
     result = await services.conflicts.resolve(agent, str(conflict_id), body.action, actor, body.reason)
     return ResolveOut(conflict_id=result.conflict_id, action=result.action, memory=MemoryOut.of(result.new_memory),
                       superseded=list(result.superseded), resolved_conflicts=list(result.resolved))
@@ -53,7 +59,8 @@ async def quarantine_memory(memory_id: UUID, agent: AgentQuery, body: Quarantine
 @router.post("/quarantine/{memory_id}/review", response_model=ReviewOut,
              summary="Activate (conflicts are resolved again) or reject a quarantined memory")
 async def review_quarantine(memory_id: UUID, agent: AgentQuery, body: ReviewIn, services: ServicesDep,
-                            actor: ActorDep) -> ReviewOut:
+                            actor: ActorDep, guard: GuardDep) -> ReviewOut:
+    guard.any_source(REVIEWERS_ONLY)
     review = await services.quarantine.review(agent, str(memory_id), body.action, body.reason, actor)
     return ReviewOut(memory=MemoryOut.of(review.memory), superseded=list(review.superseded),
                      pending_conflict_id=review.pending_conflict_id)

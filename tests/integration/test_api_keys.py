@@ -253,11 +253,20 @@ def test_a_key_claims_only_the_sources_it_was_issued_for(client, agent):
         {"agent": agent, "text": "A tool said so", "provenance": {"source": "tool_output"}}, forged]}), 403)
     assert_problem(client.post(f"/v1/memories/{user['id']}/corroborate", params={"agent": agent},
                                json={"source": {"source": "system"}}, headers=bearer(model)), 403)
-    # An import carries sources past the belief rules, so only an unrestricted key may import.
+    # An import carries sources past the belief rules, so only an unrestricted key may import; and the
+    # model may not review its own quarantined attempt into a belief.
     assert_problem(client.post("/v1/import", params={"agent": agent}, json=[], headers=bearer(model)), 403)
+    attempt = client.post("/v1/memories", headers=bearer(model), json={**forged, "provenance": {"source": "inference"}})
+    assert attempt.status_code == 201 and attempt.json()["status"] == "quarantined", attempt.text
+    [conflict] = client.get("/v1/conflicts", params={"agent": agent}).json()["conflicts"]
+    assert_problem(client.post(f"/v1/conflicts/{conflict['id']}/resolve", params={"agent": agent},
+                               json={"action": "supersede"}, headers=bearer(model)), 403)
+    assert_problem(client.post(f"/v1/quarantine/{attempt.json()['id']}/review", params={"agent": agent},
+                               json={"action": "activate"}, headers=bearer(model)), 403)
 
     listed = client.get("/v1/memories", params={"agent": agent, "include_all": "true"}).json()["items"]
-    assert [m["text"] for m in listed] == ["The user lives in Lisbon"]  # nothing was written
+    assert [(m["text"], m["status"]) for m in listed] == [("The user lives in Porto", "quarantined"),
+                                                          ("The user lives in Lisbon", "active")]
 
     # What it may claim it writes, with the default source when it names none.
     allowed = client.post("/v1/memories", headers=bearer(model), json={"agent": agent, "text": "Seems to like tea"})
