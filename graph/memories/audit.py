@@ -25,7 +25,8 @@ class Operation:
     after: dict[str, Any] | None
 
 
-def _json(value: dict[str, Any] | None) -> str | None:
+def audit_json(value: dict[str, Any] | None) -> str | None:
+    """How an audit record stores its before and after: sorted, compact JSON text (import writes the same)."""
     return None if value is None else json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
@@ -33,5 +34,5 @@ async def record(tx: Tx, agent: str, op: str, actor: str, memory_ids: Sequence[s
                  before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> str:
     op_id = str(uuid.uuid4())
     await tx.scalar("memories/audit/record", agent=agent, id=op_id, op=op, actor=actor, at=iso(utcnow()),
-                 before=_json(before), after=_json(after), memory_ids=list(memory_ids))
+                 before=audit_json(before), after=audit_json(after), memory_ids=list(memory_ids))
     return op_id

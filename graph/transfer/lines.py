@@ -17,7 +17,7 @@ from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import STATUSES
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
-from graph.memories.audit import _json as audit_json
+from graph.memories.audit import audit_json
 from graph.memories.model import Claim
 from graph.memories.rules import (MAX_REF_CHARS, check_category, check_importance, check_memory_type,
                                   check_optional_str, check_tags, check_text, metadata_json)
