@@ -11,7 +11,7 @@ from api import problems
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
-from api.routers import admin, context, feedback, health, keys, links, memories, predicates, review, search, transfer
+from api.routers import admin, context, entities, feedback, health, keys, links, memories, predicates, review, search, transfer
 from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings
@@ -40,7 +40,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     problems.install(app)
     app.include_router(health.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router, transfer.router, admin.router, keys.router):
+                   predicates.router, transfer.router, admin.router, keys.router, entities.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
     app.add_exception_handler(Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     app.add_exception_handler(BodyTooLarge, on_body_too_large)

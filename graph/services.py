@@ -18,6 +18,7 @@ from graph.context.service import ContextService
 from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
 from graph.links.service import LinkService
+from graph.entities.service import EntityService
 from graph.memories.service import MemoryService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
@@ -49,6 +50,7 @@ class Services:
     explain: ExplainService
     context: ContextService
     links: LinkService
+    entities: EntityService
     keys: KeyService
     idempotency: IdempotencyService
     schema_applied: bool = field(default=False)
@@ -97,7 +99,7 @@ class Services:
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
                    context=ContextService(runner, retrieval, estimate),
-                   links=LinkService(runner),
+                   links=LinkService(runner), entities=EntityService(runner),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),

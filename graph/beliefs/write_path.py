@@ -9,7 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from graph.memories import audit
-from graph.beliefs.claims import slot_key, value_names_a_thing
+from graph.beliefs.claims import slot_key
+from graph.entities.claims import claim_entities
 from graph.memories.model import Claim, NewMemory, StoreResult
 from graph.beliefs.normalize import normalize
 from graph.beliefs.precedence import Contender, Verdict, decide
@@ -73,8 +74,11 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
     row.update(valid_from=iso(claim.valid_from), valid_until=iso(claim.valid_until))
     [created] = await tx.many("memories/create", agent=item.agent, rows=[row])
     memory_id = row["props"]["id"]
+    subject, value, relation = await claim_entities(tx, item.agent, claim)
     asserted = await tx.one("beliefs/assert_claim", agent=item.agent, memory_id=memory_id,
-                              claim=claim_props(claim), value_entity=value_names_a_thing(claim.value))
+                              claim=claim_props(claim), subject=subject, value=value, now=iso(now))
+    if relation is not None:
+        await tx.one("entities/evidence", agent=item.agent, memory_id=memory_id, relation=relation, now=iso(now))
     superseded = plan.replaced()
     if plan.superseded:
         reasons = {c.existing.memory_id: c.rule for c in verdict.clashes}
