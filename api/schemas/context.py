@@ -4,8 +4,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field, StrictInt
 
 from api.schemas.common import Agent
+from api.schemas.expand import RelatedOut
 from api.schemas.search import RetrievalOptions, SearchMetaOut
 from graph.context.service import ContextQuery, ContextResult
+from graph.links.expansion import Expand
 
 
 class ContextRequest(RetrievalOptions):
@@ -17,7 +19,8 @@ class ContextRequest(RetrievalOptions):
 
     def to_context(self) -> ContextQuery:
         return ContextQuery(search=self.query_for(self.agent, 2 * self.max_memories), max_memories=self.max_memories,
-                            max_tokens=self.max_tokens)
+                            max_tokens=self.max_tokens,
+                            expand=self.expand.to_domain() if self.expand else Expand(depth=1))
 
 
 class ContextMemoryOut(BaseModel):
@@ -26,8 +29,12 @@ class ContextMemoryOut(BaseModel):
     memory_type: str
     status: str
     composite_score: float = Field(description="The value packing weighs against the memory's tokens.")
-    via: str = Field(description="search, or the edge types (SUPPORTS, CAUSES, SUPERSEDES) that brought it in.")
-    expanded_from: list[str] = Field(description="Pool memories it is one hop from (empty for search hits).")
+    via: str = Field(description="search, or the edge kinds that brought it in (joined by +; the last hop of "
+                                 "each path).")
+    expanded_from: list[str] = Field(description="Search hits of the pool it was reached from (empty for search "
+                                                 "hits).")
+    related: list[RelatedOut] = Field(description="For search hits: the memories their edges reach, nearest "
+                                                  "first, whether or not they made it into the context.")
 
 
 class ExcludedOut(BaseModel):
@@ -66,7 +73,8 @@ class ContextResponse(BaseModel):
             c = result.candidates[item.id]
             memories.append(ContextMemoryOut(id=item.id, text=c.memory.text, memory_type=c.memory.memory_type,
                                              status=c.memory.status, composite_score=c.value, via=c.via,
-                                             expanded_from=list(c.expanded_from)))
+                                             expanded_from=list(c.expanded_from),
+                                             related=[RelatedOut.of(r) for r in c.related]))
         explain = None
         if request.explain:
             meta = SearchMetaOut.of(result.search_meta, request.query, request.agent) if result.search_meta else None

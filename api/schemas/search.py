@@ -8,6 +8,7 @@ from pydantic import (AliasChoices, BaseModel, Field, StrictBool, StrictFloat, S
 
 from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.beliefs import QuarantineOut
+from api.schemas.expand import ExpandOptions, RelatedOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
 from graph.core.vocab import SEARCH_MODES, visible_statuses
@@ -70,6 +71,10 @@ class RetrievalOptions(Request):
         None, description="Record time: what Credence believed then. Memories recorded later are left out, "
                           "and beliefs superseded later count as they stood then.")
 
+    expand: ExpandOptions | None = Field(
+        None, description="Recall with relationships: follow typed edges from each result (docs/graph.md). "
+                          "Default: depth 0 for search, 1 for context.")
+
     @field_validator("tags")
     @classmethod
     def _distinct(cls, tags: list[str]) -> list[str]:
@@ -94,7 +99,8 @@ class RetrievalOptions(Request):
             memory_types=tuple(self.memory_types) if self.memory_types else None, tags=tuple(self.tags),
             statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
-            event_after=self.after if on_event else None, event_before=self.before if on_event else None)
+            event_after=self.after if on_event else None, event_before=self.before if on_event else None,
+            **({"expand": self.expand.to_domain()} if self.expand else {}))
 
 
 class SearchOptions(RetrievalOptions):
@@ -151,11 +157,14 @@ class SearchHitOut(MemoryOut):
     composite_score: float = Field(description="The four-signal rerank score (computed even with rerank off).")
     ranking_signals: dict[str, float]
     explain: HitExplain | None = Field(None, description="With explain: true.")
+    related: list[RelatedOut] = Field([], description="With expand: the memories this result's edges reach, "
+                                                       "nearest first.")
 
     @classmethod
     def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> "SearchHitOut":
         out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
-                  composite_score=hit.composite, ranking_signals=hit.signals.as_dict())
+                  composite_score=hit.composite, ranking_signals=hit.signals.as_dict(),
+                  related=[RelatedOut.of(r) for r in hit.related])
         if explain:
             out.explain = HitExplain(
                 retrieved=Retrieved(vector_similarity=hit.similarity, keyword_score=hit.keyword_score,

@@ -114,6 +114,21 @@ class History(Model):
     operations: list[Operation]
 
 
+class Related(Model):
+    """A memory a result's typed edges reach (search and context with `expand`)."""
+    openapi = "RelatedOut"
+    id: str
+    text: str
+    memory_type: str
+    status: str
+    kind: str
+    direction: str
+    hops: int
+    path: list[str]
+    kinds: list[str]
+    directions: list[str]
+
+
 class SearchHit(Memory):
     openapi = "SearchHitOut"
     score: float
@@ -121,6 +136,7 @@ class SearchHit(Memory):
     composite_score: float
     ranking_signals: dict[str, float]
     explain: dict[str, Any] | None = None
+    related: list[Related] = []
 
 
 class SearchMeta(Model):
@@ -156,6 +172,7 @@ class ContextMemory(Model):
     composite_score: float
     via: str
     expanded_from: list[str]
+    related: list[Related] = []
 
 
 class Excluded(Model):
@@ -262,8 +279,12 @@ class Link(Model):
     direction: str
     id: str
     at: datetime | None
+    created_by: str | None = None
     note: str | None = None
     reason: str | None = None
+    conflict_id: str | None = None
+    resolved_at: datetime | None = None
+    resolution: str | None = None
 
 
 class Links(Model):
@@ -285,7 +306,7 @@ class PredicateSchema(Model):
 
 # Every model above, for the schema test and for readers.
 ALL: tuple[type[Model], ...] = (
-    Claim, Quarantine, Memory, StoredMemory, MemoryPage, Deleted, Operation, History, SearchHit, SearchMeta,
-    SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution, Review,
-    TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema,
+    Claim, Quarantine, Memory, StoredMemory, MemoryPage, Deleted, Operation, History, Related, SearchHit,
+    SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
+    Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema,
 )

@@ -110,7 +110,8 @@ class Credence:
 
     # Retrieval
     def search(self, agent: str, query: str, **options: Any) -> SearchResults:
-        """Hybrid search; options as POST /v1/search (limit, mode, rerank, explain, filters)."""
+        """Hybrid search; options as POST /v1/search (limit, mode, rerank, explain, filters, and
+        expand={"depth": 0..3, "kinds": [...], "direction": "out"|"in"|"both"} for related memories)."""
         return self.send(e.search(agent, query, options))
 
     def search_many(self, agent: str, searches: list[dict[str, Any]]) -> list[SearchResults]:
@@ -162,7 +163,7 @@ class Credence:
 
     # Links
     def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
-        """SUPPORTS or CAUSES from this memory to another of the same agent; returns its links."""
+        """CAUSES, SUPPORTS or PROMOTED_FROM from this memory to another of the same agent; returns its links."""
         return self.send(e.link(agent, memory_id, type, to, note))
 
     def links(self, agent: str, memory_id: str) -> list[Link]:

@@ -1,7 +1,8 @@
-// Removes one SUPPORTS or CAUSES link between two memories of one tenant.
+// Removes one edge users may assert (SUPPORTS, CAUSES, PROMOTED_FROM) between two memories of one
+// tenant. Edges the engine owns never match here.
 // params: agent, from_id, to_id, type
 // returns: scalar
-MATCH (a:Memory {agent: $agent, id: $from_id})-[r:SUPPORTS|CAUSES]->(b:Memory {agent: $agent, id: $to_id})
+MATCH (a:Memory {agent: $agent, id: $from_id})-[r:SUPPORTS|CAUSES|PROMOTED_FROM]->(b:Memory {agent: $agent, id: $to_id})
 WHERE type(r) = $type
 DELETE r
 RETURN count(*) AS deleted

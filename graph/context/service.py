@@ -1,12 +1,15 @@
 """Context for an agent's prompt (PRD v0.8 feature 5): a search pool of twice max_memories,
-expanded one hop along SUPPORTS, CAUSES and (towards active memories) SUPERSEDES, then either
-the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the budget."""
+expanded along typed edges (by default one hop, every kind, both ways: graph/links/expansion.py),
+then either the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the
+budget. Expansion screens what it reaches through search's visibility filters, so a superseded
+memory comes in only when the request shows superseded memories."""
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, replace
 
 from graph.context.format import ContextItem
+from graph.links.expansion import Expand, Related, check_expand, related
 from graph.retrieval.fusion import fuse
 from graph.memories.model import Memory
 from graph.retrieval.model import SearchMeta, SearchQuery, check_query
@@ -21,17 +24,19 @@ from graph.context.tokens import TokenEstimator
 
 @dataclass(frozen=True)
 class ContextQuery:
-    search: SearchQuery  # its limit is ignored: the pool is always 2 x max_memories
+    search: SearchQuery  # its limit is ignored: the pool is always 2 x max_memories; its expand too
     max_memories: int = 15
     max_tokens: int | None = None
+    expand: Expand = Expand(depth=1)
 
 
 @dataclass(frozen=True)
 class Candidate:
     memory: Memory
     value: float  # composite score
-    via: str  # "search", or the edge type that brought it in
+    via: str  # "search", or the edge kinds that brought it in (the last hop of each path)
     expanded_from: tuple[str, ...] = ()
+    related: tuple[Related, ...] = ()  # pool memories from search: what their edges reach
 
 
 @dataclass(frozen=True)
@@ -47,13 +52,18 @@ class ContextService:
         self.runner, self.retrieval, self.estimate = runner, retrieval, estimate
 
     async def context(self, query: ContextQuery) -> ContextResult:
-        search = check_query(replace(query.search, limit=2 * query.max_memories, track_access=False))
+        check_expand(query.expand)
+        search = check_query(replace(query.search, limit=2 * query.max_memories, track_access=False,
+                                     expand=Expand()))
         weights = search.rerank or Weights()
-        # Embedded while the search's full-text query runs; the neighbours need the vector too.
+        # Embedded while the search's full-text query runs; the memories reached need the vector too.
         embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
         result = await self.retrieval.search(search, embedding)
-        pool = {h.memory.id: Candidate(h.memory, h.composite, "search") for h in result.hits}
-        pool.update(await self._neighbours(search, await embedding, list(pool), weights))
+        reached = await related(self.runner, [h.memory.id for h in result.hits], query.expand,
+                                visibility(search, explain=False))
+        pool = {h.memory.id: Candidate(h.memory, h.composite, "search", related=reached.get(h.memory.id, ()))
+                for h in result.hits}
+        pool.update(await self._reached(search, await embedding, reached, set(pool), weights))
 
         items = [_item(c) for c in pool.values()]
         packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
@@ -61,17 +71,21 @@ class ContextService:
         self.retrieval.access.record(search.agent, [i.id for i in packed.included])
         return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
 
-    async def _neighbours(self, search: SearchQuery, embedding: list[float], ids: list[str],
-                          weights: Weights) -> dict[str, Candidate]:
-        if not ids:
+    async def _reached(self, search: SearchQuery, embedding: list[float], reached: dict[str, tuple[Related, ...]],
+                       pool: set[str], weights: Weights) -> dict[str, Candidate]:
+        """The memories expansion reached outside the pool, scored as candidates."""
+        kinds: dict[str, set[str]] = {}
+        starts: dict[str, set[str]] = {}
+        for start, found in reached.items():
+            for r in found:
+                if r.id not in pool:
+                    kinds.setdefault(r.id, set()).add(r.kind)
+                    starts.setdefault(r.id, set()).add(start)
+        if not kinds:
             return {}
-        found = await self.runner.read("context/neighbours", agent=search.agent, ids=ids)
-        if not found:
-            return {}
-        # The same visibility filters as search: a neighbour the search would hide stays hidden.
-        rows = await self.runner.read("retrieval/hydrate", ids=[r["id"] for r in found], embedding=embedding,
+        # Hydrated through the same filters (expansion screened them already; this also gives the cosine).
+        rows = await self.runner.read("retrieval/hydrate", ids=sorted(kinds), embedding=embedding,
                                       **visibility(search, explain=False))
-        hop = {r["id"]: r for r in found}
         now, out = utcnow(), {}
         for row in rows:
             memory = memory_from_map(row["memory"], row["claim"])
@@ -79,8 +93,8 @@ class ContextService:
             mode = "vector" if search.mode == "keyword" else search.mode
             relevance = fuse(mode, self.retrieval.scale.to_cosine(row["similarity"]), 0.0, None, 0.0, None).relevance
             value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now), weights)
-            out[memory.id] = Candidate(memory, value, "+".join(sorted(hop[memory.id]["via"])),
-                                       tuple(sorted(hop[memory.id]["from_ids"])))
+            out[memory.id] = Candidate(memory, value, "+".join(sorted(kinds[memory.id])),
+                                       tuple(sorted(starts[memory.id])))
         return out
 
 
@@ -88,4 +102,3 @@ def _item(c: Candidate) -> ContextItem:
     m = c.memory
     return ContextItem(id=m.id, text=m.text, memory_type=m.memory_type, value=c.value, valid_from=m.valid_from,
                        valid_until=m.valid_until, historical=m.status == "superseded")
-

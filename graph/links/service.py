@@ -1,27 +1,31 @@
-"""Typed edges between memories that users assert: SUPPORTS and CAUSES. SUPERSEDES edges come
-from the belief write path only; listing shows all three."""
+"""Typed edges between one tenant's memories (docs/graph.md): users add and remove CAUSES,
+SUPPORTS and PROMOTED_FROM; the engine owns SUPERSEDES, CONTRADICTS and DIGEST_OF. Every edge
+says when and by whom it was made. CAUSES stays acyclic: a causal chain must end somewhere."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.memories import audit
-from graph.core.errors import InvalidInput, NotFound
-from graph.store.gateway import GraphRunner, Tx
+from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.timeutil import from_graph, iso, utcnow
-
-LINK_TYPES = ("SUPPORTS", "CAUSES")
+from graph.links.kinds import check_user_kind
+from graph.memories import audit
+from graph.store.gateway import GraphRunner, Tx
 
 
 @dataclass(frozen=True)
 class Link:
     """One edge at a memory, seen from it."""
-    type: str  # SUPPORTS, CAUSES or SUPERSEDES
+    type: str  # one of kinds.EDGE_KINDS
     direction: str  # out: the memory is the edge's start; in: its end
     id: str  # the memory at the other end
-    at: datetime | None
+    at: datetime | None  # when the edge was made
+    created_by: str | None = None  # engine, consolidation, or the actor who linked; None: before this was kept
     note: str | None = None
-    reason: str | None = None  # SUPERSEDES only: why the belief was replaced
+    reason: str | None = None  # SUPERSEDES: why the belief was replaced; CONTRADICTS: why the conflict arose
+    conflict_id: str | None = None  # CONTRADICTS: the pair's latest conflict
+    resolved_at: datetime | None = None  # CONTRADICTS: when that conflict was resolved (None: pending)
+    resolution: str | None = None  # CONTRADICTS: how
 
 
 class LinkService:
@@ -30,12 +34,16 @@ class LinkService:
 
     async def link(self, agent: str, from_id: str, to_id: str, link_type: str, note: str | None,
                    actor: str) -> None:
+        check_user_kind(link_type, "add")
         if from_id == to_id:
-            raise InvalidInput("to", "must be another memory than the one linked from")
+            raise InvalidInput("to", "must be another memory than the one linked from (no self-loops)")
 
         async def work(tx: Tx) -> None:
+            now = utcnow()
+            if link_type == "CAUSES":
+                await _refuse_causal_cycle(tx, agent, from_id, to_id, now)
             created = await tx.optional("links/create", agent=agent, from_id=from_id, to_id=to_id, type=link_type,
-                                note=note, now=iso(utcnow()))
+                                        note=note, actor=actor, now=iso(now))
             if created is None:
                 await _missing(tx, agent, from_id, to_id)
             await audit.record(tx, agent, "link", actor, [from_id, to_id],
@@ -44,6 +52,8 @@ class LinkService:
         await self.runner.write_tx(work)
 
     async def unlink(self, agent: str, from_id: str, to_id: str, link_type: str, actor: str) -> None:
+        check_user_kind(link_type, "remove")
+
         async def work(tx: Tx) -> None:
             deleted = await tx.scalar("links/delete", agent=agent, from_id=from_id, to_id=to_id, type=link_type)
             if not deleted:
@@ -57,8 +67,20 @@ class LinkService:
         row = await self.runner.read_tx(lambda tx: tx.optional("links/list", agent=agent, id=memory_id))
         if row is None:
             raise NotFound("memory", memory_id)
-        return [Link(type=e["type"], direction=e["direction"], id=e["id"], at=from_graph(e["at"]), note=e["note"],
-                     reason=e["reason"]) for e in row["links"]]
+        return [Link(type=e["type"], direction=e["direction"], id=e["id"], at=from_graph(e["at"]),
+                     created_by=e["created_by"], note=e["note"], reason=e["reason"], conflict_id=e["conflict_id"],
+                     resolved_at=from_graph(e["resolved_at"]), resolution=e["resolution"])
+                for e in sorted(row["links"], key=lambda e: (e["type"], e["direction"], e["id"]))]
+
+
+async def _refuse_causal_cycle(tx: Tx, agent: str, from_id: str, to_id: str, now: datetime) -> None:
+    """`from` CAUSES `to` closes a cycle when `to` already leads to `from`. The tenant's CAUSES lock
+    makes the check and the write one step for concurrent linkers."""
+    await tx.scalar("links/lock_causes", key=f"{agent}\x1fCAUSES", agent=agent, now=iso(now))
+    chain = await tx.optional("links/causal_path", agent=agent, from_id=to_id, to_id=from_id)
+    if chain is not None:
+        raise StateConflict(f"{from_id} CAUSES {to_id} would close a causal cycle: {' -> '.join(chain['ids'])} "
+                            "already leads back; a causal chain must end somewhere")
 
 
 async def _missing(tx: Tx, agent: str, *ids: str) -> None:

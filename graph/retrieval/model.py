@@ -9,6 +9,7 @@ from graph.core.errors import InvalidInput
 from graph.core.timeutil import check_instant
 from graph.core.values import check_unicode
 from graph.core.vocab import DEFAULT_STATUSES
+from graph.links.expansion import Expand, Related, check_expand
 from graph.memories.model import Memory
 from graph.retrieval.rerank import Signals, Weights
 
@@ -33,6 +34,7 @@ class SearchQuery:
     rerank: Weights | None = Weights()  # None: keep raw relevance order
     explain: bool = False
     track_access: bool = True  # context counts only what it includes, so it turns this off
+    expand: Expand = Expand()  # recall with relationships: each hit's related memories (depth 0: none)
 
 
 def check_query(query: SearchQuery) -> SearchQuery:
@@ -49,6 +51,7 @@ def check_query(query: SearchQuery) -> SearchQuery:
     check_instant(query.known_at, "known_at")
     for name in ("created_after", "event_after", "created_before", "event_before"):
         check_instant(getattr(query, name), name.split("_")[1])  # the API's names: after, before
+    check_expand(query.expand)
     return query
 
 
@@ -62,6 +65,7 @@ class SearchHit:
     composite: float
     superseded_by: str | None = None
     keyword_hits: tuple[str, ...] | None = None  # explain only
+    related: tuple[Related, ...] = ()  # with expand: the memories its edges reach
 
 
 @dataclass(frozen=True)

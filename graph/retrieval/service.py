@@ -9,6 +9,7 @@ from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from graph.links.expansion import related
 from graph.retrieval import keywords
 from graph.memories.access import AccessTracker
 from graph.retrieval.candidates import Candidates, CandidateSearch
@@ -170,6 +171,9 @@ class RetrievalService:
                           composite=r.composite, superseded_by=by_id[r.id]["superseded_by"],
                           keyword_hits=r.keyword_hits if query.explain else None)
                 for r in ranked if r.id in by_id]
+        if query.expand.depth:
+            reached = await related(self.runner, [h.memory.id for h in hits], query.expand, filters)
+            hits = [replace(h, related=reached.get(h.memory.id, ())) for h in hits]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
         meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
@@ -196,6 +200,7 @@ def options_of(query: SearchQuery) -> dict[str, Any]:
     """The effective options, for explain: no embeddings, no internals."""
     out = {k: v for k, v in asdict(query).items() if k not in ("agent", "text", "explain", "track_access")}
     out["rerank"] = query.rerank.as_dict() if query.rerank else False
+    out["expand"] = {**out["expand"], "kinds": list(query.expand.kinds)}
     for k, v in out.items():
         if isinstance(v, datetime):
             out[k] = iso(v)

@@ -33,12 +33,17 @@ CLAIM_VALUES = ("subject", "predicate", "value", "normalized_value", "exclusive"
 CLAIM_TIMES = ("valid_from", "valid_until")
 ENTITY_ROLES = ("subject", "value")
 
-# Memory-to-memory edges and the properties each carries (`at` is a time).
+# Memory-to-memory edges and the properties each carries (`created_at`, `at`, `resolved_at` are
+# times). Every edge says when and by whom it was made (docs/graph.md); SUPERSEDES keeps `at`, its
+# key. Lines of older exports that give SUPPORTS or CAUSES only `at` still import (as created_at).
+EDGE_COMMON = ("created_at", "created_by", "note")
 EDGE_PROPERTIES = {
-    "SUPPORTS": ("at", "note"),
-    "CAUSES": ("at", "note"),
-    "SUPERSEDES": ("at", "reason", "new_trust", "old_trust"),
-    "CONTRADICTS": (),
+    "SUPPORTS": EDGE_COMMON,
+    "CAUSES": EDGE_COMMON,
+    "PROMOTED_FROM": EDGE_COMMON,
+    "DIGEST_OF": EDGE_COMMON,
+    "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
+    "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
 }
 CONFLICT_VALUES = ("id", "status", "reason", "rule", "new_trust", "existing_trust", "resolution", "resolved_by")
 CONFLICT_TIMES = ("created_at", "resolved_at")

@@ -284,13 +284,19 @@ def _edge(item: dict[str, Any]) -> dict[str, Any]:
     kind = item.get("type")
     if kind not in fmt.EDGE_PROPERTIES:
         raise InvalidInput("edge.type", f"must be one of {', '.join(fmt.EDGE_PROPERTIES)}")
-    _known(item, "edge", ("type", "from", "to", *fmt.EDGE_PROPERTIES[kind]))
+    _known(item, "edge", ("type", "from", "to", "at", *fmt.EDGE_PROPERTIES[kind]))
+    at = _time(item.get("at"), "edge.at", required=kind == "SUPERSEDES")
     row = {"type": kind, "from": _uuid(item.get("from"), "edge.from"), "to": _uuid(item.get("to"), "edge.to"),
-           "at": _time(item.get("at"), "edge.at", required=kind == "SUPERSEDES"),
+           "at": at, "created_at": _time(item.get("created_at"), "edge.created_at") or at,
+           "created_by": _text(item.get("created_by"), "edge.created_by", MAX_SHORT),
            "note": _text(item.get("note"), "edge.note", MAX_NOTE),
            "reason": _text(item.get("reason"), "edge.reason", MAX_NOTE),
            "new_trust": _unit(item.get("new_trust"), "edge.new_trust"),
-           "old_trust": _unit(item.get("old_trust"), "edge.old_trust")}
+           "old_trust": _unit(item.get("old_trust"), "edge.old_trust"),
+           "conflict_id": _text(item.get("conflict_id"), "edge.conflict_id", MAX_SHORT),
+           "resolved_at": _time(item.get("resolved_at"), "edge.resolved_at"),
+           "resolution": _text(item.get("resolution"), "edge.resolution", MAX_SHORT),
+           "resolved_by": _text(item.get("resolved_by"), "edge.resolved_by", MAX_SHORT)}
     if row["from"] == row["to"]:
         raise InvalidInput("edge.to", "must be another memory than edge.from")
     return row

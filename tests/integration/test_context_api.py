@@ -116,8 +116,10 @@ def test_the_pool_expands_one_hop_along_links(client, agent):
 
     link = client.post(f"/v1/memories/{reason['id']}/links", json={"agent": agent, "type": "CAUSES", "to": trip["id"]})
     assert link.status_code == 201, link.text
-    assert link.json()["links"] == [{"type": "CAUSES", "direction": "out", "id": trip["id"],
-                                     "at": link.json()["links"][0]["at"], "note": None, "reason": None}]
+    [made] = link.json()["links"]
+    assert (made["type"], made["direction"], made["id"], made["created_by"], made["note"]) == \
+        ("CAUSES", "out", trip["id"], "api", None)
+    assert made["at"]
     client.post(f"/v1/memories/{trip['id']}/links", json={"agent": agent, "type": "SUPPORTS", "to": effect["id"]})
     out = context(client, agent, "Lisbon trip", **small)
     by_id = {m["id"]: m for m in out["memories"]}
@@ -151,7 +153,8 @@ def test_links_stay_inside_one_tenant_and_reject_bad_input(client, agent):
     url = f"/v1/memories/{mine['id']}/links"
     assert_problem(client.post(url, json={"agent": agent, "type": "SUPPORTS", "to": theirs["id"]}), 404)
     assert_problem(client.post(url, json={"agent": agent, "type": "SUPPORTS", "to": mine["id"]}), 422, "to")
-    assert_problem(client.post(url, json={"agent": agent, "type": "SUPERSEDES", "to": theirs["id"]}), 422, "type")
+    assert_problem(client.post(url, json={"agent": agent, "type": "SUPERSEDES", "to": theirs["id"]}), 409)
+    assert_problem(client.post(url, json={"agent": agent, "type": "LIKES", "to": theirs["id"]}), 422, "type")
     assert client.get(url, params={"agent": agent}).json()["links"] == []
     assert_problem(client.get(url, params={"agent": f"{agent}-x"}), 404)
 

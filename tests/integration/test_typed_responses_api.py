@@ -58,7 +58,9 @@ def test_explain_answers_the_typed_records(client, agent):
     assert [(e["id"], e["reason"]) for e in new["supersedes"]] == [(first["id"], "higher_trust")]
     assert new["superseded_by"] == []
     links = client.get(f"/v1/memories/{second['id']}/links", params={"agent": agent}).json()["links"]
+    # The supersession was a contradiction the engine decided at once: a closed CONTRADICTS beside it.
     assert [(l["type"], l["direction"], l["id"], l["reason"]) for l in links] == \
-        [("SUPERSEDES", "out", first["id"], "higher_trust")]
+        [("CONTRADICTS", "out", first["id"], "supersede"), ("SUPERSEDES", "out", first["id"], "higher_trust")]
+    assert links[0]["resolution"] == "supersede" and links[0]["resolved_at"] and links[0]["created_by"] == "engine"
     history = client.get(f"/v1/memories/{first['id']}/history", params={"agent": agent}).json()["operations"]
     assert [o["op"] for o in history][:1] == ["store"] and history[0]["after"]["claim"]["value"] == "Lisbon"

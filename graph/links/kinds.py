@@ -1,0 +1,32 @@
+"""The kinds of edge between one tenant's memories, and who may write each (pure, no I/O)."""
+from __future__ import annotations
+
+from graph.core.errors import InvalidInput, StateConflict
+
+# Users assert these over the API, and remove them again.
+USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
+# The engine writes these: SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
+# consolidation. Over the API they are read-only, so the belief history cannot be rewritten by hand.
+ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
+EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
+DIRECTIONS = ("out", "in", "both")
+MAX_DEPTH = 3
+
+_WHY_ENGINE = {
+    "SUPERSEDES": "the belief engine writes SUPERSEDES when a belief replaces another; store or review the "
+                  "newer belief, or resolve its conflict, instead",
+    "CONTRADICTS": "the belief engine writes CONTRADICTS when it records a conflict; resolve the conflict "
+                   "(/v1/conflicts/{id}/resolve) instead",
+    "DIGEST_OF": "consolidation writes DIGEST_OF when it digests memories",
+}
+
+
+def check_user_kind(kind: str, action: str) -> str:
+    """`kind` as a user may `action` it (link or unlink): unknown kinds are bad input, engine kinds
+    a state the caller cannot change (409, saying who owns them)."""
+    if kind not in EDGE_KINDS:
+        raise InvalidInput("type", f"must be one of {', '.join(EDGE_KINDS)}")
+    if kind in ENGINE_KINDS:
+        raise StateConflict(f"cannot {action} {kind} edges over the API: {_WHY_ENGINE[kind]}. Users may "
+                            f"{action} {', '.join(USER_KINDS)}.")
+    return kind
