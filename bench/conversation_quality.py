@@ -114,7 +114,7 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
         terms = keywords.terms(q.text)
         vector = await retrieval.candidates.vector(emb, filters, POOL)
         lucene = keywords.lucene_query(terms)
-        keyword = (await retrieval.candidates.keyword(lucene, keywords.patterns(terms), filters, POOL)).found \
+        keyword = (await retrieval.candidates.keyword(lucene, terms, filters, POOL)).found \
             if lucene else {}
         row["pool"] = fusion_fit.pool(vector.found, keyword, terms, own, POOL)
         rows.append(row)
@@ -169,7 +169,7 @@ async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, 
 
 
 def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing: dict[str, str],
-           model: fusion_fit.Model, args) -> str:
+           model: fusion_fit.Model, args, neighbours: dict) -> str:
     lines = []
     for ds in datasets:
         tune, test = split(list(ds.conversations), args.seed)
@@ -206,11 +206,16 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
     names = [ds.name for ds in datasets]
     lines.append("| fusion | " + " | ".join(f"{n} recall@10 | {n} MRR" for n in names) + " |")
     lines.append("| --- | " + " | ".join("--- | ---" for _ in names) + " |")
-    for label, variant in fusion_fit.ablations(rows, model):
+    variants = [(label, (lambda f: lambda r: f(r["pool"]))(f)) for label, f in fusion_fit.ablations(rows, model)]
+    if all(n in neighbours for n in names):
+        weight = fusion_fit.fit_neighbour_weight([r for r in rows if r["half"] == "tuning"], model, neighbours)
+        variants.insert(1, (f"shipped fusion + neighbour turns (offline; weight {weight:g}, from the tuning halves)",
+                            fusion_fit.with_neighbours(model, neighbours, weight)))
+    for label, variant in variants:
         cells = []
         for n in names:
             mine = [r for r in rows if r["dataset"] == n and r["half"] == "test"]
-            ranked = [variant(r["pool"]) for r in mine]
+            ranked = [variant(r) for r in mine]
             cells.append(f"{mean(recall_at(x, r['relevant']) for x, r in zip(ranked, mine)):.3f} | "
                          f"{mean(reciprocal_rank(x, r['relevant']) for x, r in zip(ranked, mine)):.3f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
@@ -260,7 +265,10 @@ def main() -> None:
     title = f"conversation_quality, {', '.join(d.name for d in datasets)}"
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
                f"Python {platform.python_version()}; {elapsed:.0f} s")
-    body = tables(rows, datasets, skipped, timing, model, args)
+    for ds in datasets:  # rows of a dataset are in its questions' order; older pools lack `before`
+        for r, q in zip([r for r in rows if r["dataset"] == ds.name], ds.questions):
+            r["before"] = q.before
+    body = tables(rows, datasets, skipped, timing, model, args, neighbours)
     print(f"{title}\n{machine}\n\n{body}")
     if args.record:
         record("conversation-quality", f"### {title}\n\n{machine}\n\n{body}\n")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graph.retrieval import fusion, keywords
+from graph.retrieval.service import pool_size
 
 
 def pool(vector: dict, keyword: dict, terms: list[str], own: str | None, size: int) -> dict:
@@ -26,7 +27,7 @@ def pool(vector: dict, keyword: dict, terms: list[str], own: str | None, size: i
             "best_bm25": max((f.score for f in keyword.values()), default=0.0)}
 
 
-SERVICE_POOL = 30  # RetrievalService.pool_size(10): what each retriever hands a limit-10 search
+SERVICE_POOL = pool_size(10)  # what each retriever hands a limit-10 search
 
 
 def service_view(p: dict, n: int = SERVICE_POOL) -> dict:
@@ -108,6 +109,13 @@ def _matrix(rows: list[dict], off: tuple[str, ...], half: float) -> tuple[np.nda
 
 
 HALVES = (1.0, 2.5, 5.0, 10.0, 20.0)
+# The relevance the strongest answers (95th percentile) are stretched to. The rerank weighs trust
+# 0.25 against relevance 0.40, so a trusted off-topic memory (trust 1.0 against 0.7: 0.075 of
+# composite) outranks the answer unless relevance leads by more than 0.19: at 0.95, the job title
+# (cosine 0.55) led "currently reading Piranesi" (cosine 0.35) for "What is the user's role?" by
+# 0.20, less than trust and a week of recency (tests/integration/test_hybrid_search.py). Ranking
+# by relevance alone does not change with the stretch.
+TOP_ANSWER = 0.99
 
 
 def fit(rows: list[dict], off: tuple[str, ...] = ()) -> Model:
@@ -142,12 +150,12 @@ def _fit(rows: list[dict], off: tuple[str, ...], half: float, l2: float = 1e-3) 
             break
     # The fit sets the direction and where relevance is 0.5 (answer and non-answer equally likely);
     # its slope is then stretched so the strongest answers (the 95th percentile of the evidence
-    # turns' logits) reach 0.95. Evidence labels in conversations are sparse, and the plain
+    # turns' logits) reach TOP_ANSWER (0.99). Evidence labels in conversations are sparse, and the plain
     # probability of being *the* labelled turn keeps every real match below about 0.75, too flat
     # a scale for the rerank to tell an on-topic memory from a trusted off-topic one.
     logits = (x @ beta)[y > 0]
     top = float(np.percentile(logits, 95))
-    stretch = max(1.0, math.log(0.95 / 0.05) / top) if top > 0 else 1.0
+    stretch = max(1.0, math.log(TOP_ANSWER / (1 - TOP_ANSWER)) / top) if top > 0 else 1.0
     *coef, bias = (float(b) * stretch for b in beta)
     return Model(fusion.FusionWeights(**dict(zip(FEATURES, coef)), bias=bias, bm25_half=half))
 
@@ -173,3 +181,47 @@ def neighbours(ds, ids: dict[str, str]) -> dict[str, tuple[str | None, str | Non
         for i, m in enumerate(seq):
             out.setdefault(m, (seq[i - 1] if i else None, seq[i + 1] if i + 1 < len(seq) else None))
     return out
+
+
+# Neighbour turns (issue 12 item 3), measured offline: the service has no notion of a conversation
+# yet, so these rank the saved pools with the turn order the dataset gives.
+NEIGHBOUR_WEIGHTS = (0.05, 0.1, 0.2, 0.3, 0.5)
+
+
+def with_neighbours(model: Model, neighbours: dict, weight: float, top_n: int = 10):
+    """Rank a question's pool with its turns' neighbours: the previous and next turns of the top_n
+    join the pool (with the relevance of a memory neither retriever found), and each candidate
+    scores its own relevance + weight x the better of its two neighbours' relevance. A neighbour
+    the question may not see (its own turn, a later session) is left out."""
+    def rank(r: dict) -> list[str]:
+        p = service_view(r["pool"])
+        nbs, said = neighbours[r["dataset"]], neighbours[r["dataset"] + ":event_at"]
+        rel = {c["id"]: fusion.relevance(model.weights, _cosine(c, p), c["bm25"], c["cov"]) for c in p["cands"]}
+        unseen = fusion.relevance(model.weights, p["floor"], None, 0.0)
+
+        def visible(x: str | None) -> bool:
+            return x is not None and x != r["own"] and (r.get("before") is None or said[x] < r["before"])
+        for top in sorted(rel, key=lambda k: (-rel[k], k))[:top_n]:
+            for x in nbs.get(top, ()):
+                if visible(x):
+                    rel.setdefault(x, unseen)
+        return _top({k: v + weight * max((rel.get(x, unseen) for x in nbs.get(k, ()) if visible(x)), default=0.0)
+                     for k, v in rel.items()})
+    return rank
+
+
+def fit_neighbour_weight(rows: list[dict], model: Model, neighbours: dict) -> float:
+    """The weight among NEIGHBOUR_WEIGHTS with the best mean of recall@10 and MRR over the tuning
+    halves (each dataset weighs the same): recall alone picks weights that bury the best answer."""
+    names = sorted({r["dataset"] for r in rows})
+
+    def score(w: float) -> float:
+        rank, total = with_neighbours(model, neighbours, w), 0.0
+        for n in names:
+            mine = [r for r in rows if r["dataset"] == n]
+            for r in mine:
+                top = rank(r)
+                total += (len(set(top) & r["relevant"]) / len(r["relevant"])
+                          + next((1 / i for i, x in enumerate(top, 1) if x in r["relevant"]), 0.0)) / (2 * len(mine))
+        return total / len(names)
+    return max(NEIGHBOUR_WEIGHTS, key=score)

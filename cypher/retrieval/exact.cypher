@@ -20,5 +20,6 @@ WITH candidates, m, m.id AS id, reason,
 ORDER BY reason IS NULL DESC, similarity DESC, id
 WITH candidates, collect({id: id, similarity: similarity, reason: reason,
                           confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
-                          updated_ms: coalesce(m.updated_at, m.created_at).epochMillis}) AS rows
+                          updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
+                          event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END}) AS rows
 RETURN candidates, [r IN rows WHERE r.reason IS NULL][0..$limit] + [r IN rows WHERE r.reason IS NOT NULL] AS hits

@@ -3,9 +3,12 @@
 // index request cost more than scanning the tenant (docs/benchmarks.md), the same reason
 // search/exact ranks small tenants' vectors. At most $scan_cap memories of the shown statuses are
 // read; `candidates` equal to $scan_cap means the tenant is larger and the index should answer.
-// $patterns are whole-word regular expressions, one per query term (lower case). Each hit says
+// $patterns are whole-word regular expressions, one per query term (lower case), and $needles the
+// terms themselves: a memory is tried against a term's pattern only when it contains the term, because
+// ArcadeDB gives all of a statement's regular expressions one budget (arcadedb.command.regexTimeout,
+// 1 s), which 500 long memories times 30 terms of a long query exhausted on busy cores. Each hit says
 // which terms it holds and how many words it has; the caller scores them with BM25 over the tenant.
-// params: scan_cap, patterns, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: scan_cap, patterns, needles, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: optional
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
@@ -13,7 +16,8 @@ WITH m LIMIT $scan_cap
 WITH collect(m) AS pool, avg(size(split(m.text, ' '))) AS average_words
 UNWIND pool AS m
 WITH size(pool) AS candidates, average_words, m,
-     [i IN range(0, size($patterns) - 1) WHERE toLower(m.text) =~ $patterns[i]] AS matched
+     [i IN range(0, size($patterns) - 1)
+        WHERE toLower(m.text) CONTAINS $needles[i] AND toLower(m.text) =~ $patterns[i]] AS matched
 WITH candidates, average_words, m, matched, CASE
   // include: retrieval/visibility
 END AS reason
@@ -22,5 +26,6 @@ WITH candidates, average_words,
                   THEN {id: m.id, matched: matched, words: size(split(m.text, ' ')), reason: reason,
                         confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
                         updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END,
                         text: CASE WHEN reason IS NULL THEN m.text END} END) AS hits
 RETURN candidates, average_words, hits

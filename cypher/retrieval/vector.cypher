@@ -15,5 +15,6 @@ WITH count(*) AS scanned,
      collect(CASE WHEN m.agent = $agent AND (reason IS NULL OR $explain)
                   THEN {id: m.id, score: score, reason: reason,
                         confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
-                        updated_ms: coalesce(m.updated_at, m.created_at).epochMillis} END) AS hits
+                        updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END} END) AS hits
 RETURN scanned, hits

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graph.retrieval import keywords
 from graph.retrieval.bm25 import bm25
 from graph.store.gateway import GraphRunner
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
@@ -35,6 +36,7 @@ class Found:
     importance: float
     updated_at: datetime
     text: str | None = None  # keyword hits: to name the matched terms
+    event_at: datetime | None = None  # the time the memory refers to, when it says so: recency counts from it
 
 
 @dataclass
@@ -64,12 +66,12 @@ class CandidateSearch:
             found = await self._via_index(embedding, filters, pool)
         return found
 
-    async def keyword(self, lucene: str, patterns: list[str], filters: dict[str, Any], pool: int) -> Candidates:
+    async def keyword(self, lucene: str, terms: list[str], filters: dict[str, Any], pool: int) -> Candidates:
         """A small tenant is scanned for the terms; a large one goes through the full-text index."""
         key = (filters["agent"], tuple(filters["statuses"]))
         if not self.hints.is_large(key):
             rows = await self.runner.read("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                          patterns=patterns, **filters)
+                                          patterns=keywords.patterns(terms), needles=list(terms), **filters)
             if not rows:
                 return Candidates(found={})
             row = rows[0]
@@ -134,6 +136,7 @@ def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> C
     kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
     found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
                             importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
-                            text=h.get("text"))
+                            text=h.get("text"),
+                            event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None)
              for h in kept[:pool]}
     return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})

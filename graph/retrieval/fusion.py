@@ -10,10 +10,10 @@ let a poor vector match outrank a strong keyword match). The weights are a class
 regression of "is a labelled evidence turn" on these signals, fitted on the tuning halves of two
 public conversational-memory datasets (bench/conversation_quality.py --fit): relevance is 0.5
 where an answer and a non-answer are equally likely. The fit's slope is then stretched so the
-strongest answers of the tuning halves (95th percentile) reach 0.95: evidence labels in
+strongest answers of the tuning halves (95th percentile) reach 0.99: evidence labels in
 conversations are sparse, and the plain probability of being *the* labelled turn keeps every real
 match below about 0.75, too flat for the rerank to tell an on-topic memory from a trusted
-off-topic one. Each mode has its own fit over the signals it has, so a vector-only or
+off-topic one (bench/fusion_fit.py: TOP_ANSWER says how far is far enough). Each mode has its own fit over the signals it has, so a vector-only or
 keyword-only relevance is on the same scale as a hybrid one.
 
 A keyword-only candidate was not among the vector pool's best, so its cosine is taken to be the
@@ -41,10 +41,11 @@ class FusionWeights:
 
 
 # Fitted on the tuning halves of REALTALK and RealMem (bench/conversation_quality.py --fit;
-# docs/benchmarks.md, "Real conversations"); one set per mode, over the signals that mode has.
-WEIGHTS = FusionWeights(cosine=4.537, bm25=1.392, coverage=1.412, bias=-2.437, bm25_half=5.0)
-VECTOR_WEIGHTS = FusionWeights(cosine=8.213, bm25=0.0, coverage=0.0, bias=-3.064)
-KEYWORD_WEIGHTS = FusionWeights(cosine=0.0, bm25=3.870, coverage=3.198, bias=-1.253, bm25_half=20.0)
+# docs/benchmarks.md, "Real conversations"); one set per mode, over the signals that mode has,
+# each over the pools a limit-10 search ranks (100 candidates per retriever, RetrievalService.pool_size).
+WEIGHTS = FusionWeights(cosine=6.425, bm25=3.790, coverage=2.405, bias=-3.846, bm25_half=20.0)
+VECTOR_WEIGHTS = FusionWeights(cosine=13.714, bm25=0.0, coverage=0.0, bias=-5.668)
+KEYWORD_WEIGHTS = FusionWeights(cosine=0.0, bm25=4.922, coverage=5.172, bias=-1.998, bm25_half=20.0)
 BY_MODE = {"hybrid": WEIGHTS, "vector": VECTOR_WEIGHTS, "keyword": KEYWORD_WEIGHTS}
 
 

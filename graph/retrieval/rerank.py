@@ -1,5 +1,9 @@
 """The PRD's four-signal rerank (v0.8 feature 4), exactly: relevance 0.40, confidence 0.25,
-recency 0.20 as exp(-0.01 x days since updated_at), importance 0.15. Pure."""
+recency 0.20 as exp(-0.01 x days), importance 0.15. Pure.
+
+Recency counts the days since the time the memory refers to: its `event_at` when it has one (a
+move two years ago, stored today, is not fresh news), else since it was last written (issue 12
+item 4). An event still to come is current (recency 1)."""
 from __future__ import annotations
 
 import math
@@ -44,9 +48,15 @@ def recency(updated_at: datetime, now: datetime) -> float:
     return math.exp(-0.01 * days)
 
 
-def signals(relevance: float, confidence: float, updated_at: datetime, importance: float, now: datetime) -> Signals:
+def refers_to(updated_at: datetime, event_at: datetime | None) -> datetime:
+    """What recency counts from: the memory's event time when it has one, else its last write."""
+    return event_at if event_at is not None else updated_at
+
+
+def signals(relevance: float, confidence: float, updated_at: datetime, importance: float, now: datetime,
+            event_at: datetime | None = None) -> Signals:
     return Signals(relevance=min(1.0, max(0.0, relevance)), confidence=confidence,
-                   recency=recency(updated_at, now), importance=importance)
+                   recency=recency(refers_to(updated_at, event_at), now), importance=importance)
 
 
 def composite(s: Signals, w: Weights) -> float:

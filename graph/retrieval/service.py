@@ -29,7 +29,10 @@ from graph.core.timeutil import iso, utcnow
 
 log = logging.getLogger(__name__)
 
-POOL_MIN, POOL_FACTOR, POOL_MAX = 30, 2, 200  # each retriever's ranking pool: 2 x limit, 30..200
+# Each retriever's ranking pool: 2 x limit, 100..200. The fusion's weights were fitted on pools of
+# this depth (bench/fusion_fit.py); at 30 a keyword-only candidate took the 30th best cosine, a
+# floor so high that hybrid search fell below vector search on RealMem (docs/benchmarks.md).
+POOL_MIN, POOL_FACTOR, POOL_MAX = 100, 2, 200
 
 
 class _Ranked(NamedTuple):
@@ -139,7 +142,7 @@ class RetrievalService:
 
         (embedding, vector), keyword = await asyncio.gather(
             vector_side(),
-            self.candidates.keyword(lucene, keywords.patterns(terms), filters, pool) if lucene else _none())
+            self.candidates.keyword(lucene, terms, filters, pool) if lucene else _none())
         found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
         weights = query.rerank or Weights()
         now = utcnow()
@@ -157,7 +160,7 @@ class RetrievalService:
             if query.min_similarity is not None and fused.match < query.min_similarity:
                 below += 1
                 continue
-            s = signals(fused.relevance, f.confidence, f.updated_at, f.importance, now)
+            s = signals(fused.relevance, f.confidence, f.updated_at, f.importance, now, f.event_at)
             ranked.append(_Ranked(id_, fused.relevance, f.similarity, kw, s, composite(s, weights), tuple(matched)))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
         ranked = sorted(ranked, key=order)[:query.limit]

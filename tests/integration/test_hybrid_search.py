@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from graph.retrieval.keywords import patterns
 from graph.retrieval.model import SearchQuery
 from graph.retrieval.service import visibility
 from tests.conftest import TEST_ADMIN_KEY
@@ -88,6 +87,42 @@ def test_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_answer(client,
     assert by_id[job["id"]]["confidence"] < by_id[reading["id"]]["confidence"]  # trust alone would invert them
 
 
+def test_with_claims_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_answer(client, agent):
+    # Issue 12 item 4 as reported: the memories carry claims, as an agent's extraction stores them,
+    # with a week between the job and the book (the job was said earlier). Confidence (1.0 against
+    # 0.7) and recency must not lift the trusted, newer book over the job for a question about the role.
+    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
+    job = store(client, agent, "The user is a staff data engineer at Northwind Analytics, leading the platform team.",
+                claim=claim("user", "job_title", "staff data engineer"), provenance={"source": "user_implicit"},
+                event_at=week_ago)
+    reading = store(client, agent, "The user is currently reading Piranesi.",
+                    claim=claim("user", "currently_reading", "Piranesi"), provenance={"source": "user_explicit"})
+    store(client, agent, "The user's sister lives in Porto with her two dogs.",
+          claim=claim("user_sister", "lives_in", "Porto"), provenance={"source": "user_explicit"})
+    store(client, agent, "The user prefers dark mode in every editor.",
+          claim=claim("user", "prefers", "dark mode"), provenance={"source": "user_explicit"})
+    for query in ("What is the user's role?", "What is the user's job?", "Where does the user work?"):
+        results = search(client, agent, query)
+        assert results[0]["id"] == job["id"], (query, [r["text"] for r in results])
+        by_id = {r["id"]: r for r in results}
+        assert by_id[job["id"]]["ranking_signals"]["confidence"] < by_id[reading["id"]]["ranking_signals"]["confidence"]
+
+
+def test_recency_counts_from_event_at_when_a_memory_has_one(client, agent):
+    # The time the fact refers to, not the time it was written: a memory stored today about a
+    # move two years ago is not fresh. Without event_at, recency counts from updated_at.
+    then = datetime.now(timezone.utc) - timedelta(days=730)
+    moved = store(client, agent, "The user moved to Lisbon from Berlin", event_at=then.isoformat())
+    lives = store(client, agent, "The user lives in Lisbon, near the river")
+    results = {r["id"]: r for r in search(client, agent, "Where does the user live? Lisbon")}
+    assert results[moved["id"]]["ranking_signals"]["recency"] == pytest.approx(math.exp(-0.01 * 730), abs=1e-3)
+    assert results[lives["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0, abs=1e-3)
+    future = store(client, agent, "The user flies to Lisbon next month",
+                   event_at=(datetime.now(timezone.utc) + timedelta(days=30)).isoformat())
+    results = {r["id"]: r for r in search(client, agent, "Lisbon flight")}
+    assert results[future["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0)  # a coming event is current
+
+
 def test_custom_weights_shift_the_ranking(client, agent, trip):
     importance_only = {"relevance": 0, "confidence": 0, "recency": 0, "importance": 1}
     results = search(client, agent, QUERY, rerank=importance_only)
@@ -144,7 +179,7 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     candidates = services.retrieval.candidates
     filters = visibility(SearchQuery(agent=agent, text="x"), explain=True)
     embedding = run(services.retrieval.embed, "Project Zephyr launch")
-    keyword_args = ("project zephyr launch", patterns(["project", "zephyr", "launch"]), filters, 30)
+    keyword_args = ("project zephyr launch", ["project", "zephyr", "launch"], filters, 30)
     scanned = run(candidates.keyword, *keyword_args)
     candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)
     try:

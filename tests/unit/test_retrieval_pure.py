@@ -16,7 +16,7 @@ from graph.retrieval.fusion import BY_MODE, WEIGHTS, best_similarity, cosine_flo
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
 from graph.context.packing import pack, top
-from graph.retrieval.rerank import Weights, composite, recency, signals
+from graph.retrieval.rerank import Weights, composite, recency, refers_to, signals
 from graph.context.tokens import chars_per_four
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
@@ -37,6 +37,15 @@ def test_rerank_uses_the_prd_weights_and_recency_curve():
     s = signals(relevance=0.9, confidence=0.8, updated_at=NOW - timedelta(days=10), importance=0.5, now=NOW)
     assert composite(s, Weights()) == pytest.approx(0.9 * 0.4 + 0.8 * 0.25 + math.exp(-0.1) * 0.2 + 0.5 * 0.15)
     assert signals(-0.3, 0.5, NOW, 0.5, NOW).relevance == 0.0
+
+
+def test_recency_counts_from_event_at_when_there_is_one():
+    written_today = NOW
+    assert signals(0.5, 0.5, written_today, 0.5, NOW, event_at=NOW - timedelta(days=100)).recency == \
+        pytest.approx(math.exp(-1.0))
+    assert signals(0.5, 0.5, written_today, 0.5, NOW, event_at=None).recency == 1.0
+    assert signals(0.5, 0.5, NOW - timedelta(days=50), 0.5, NOW, event_at=NOW + timedelta(days=9)).recency == 1.0
+    assert refers_to(NOW, None) == NOW and refers_to(NOW, NOW - timedelta(days=1)) == NOW - timedelta(days=1)
 
 
 def test_high_confidence_outranks_higher_similarity_with_low_confidence():
