@@ -93,7 +93,7 @@ class ContextService:
             mode = "vector" if search.mode == "keyword" else search.mode
             relevance = fuse(mode, self.retrieval.scale.to_cosine(row["similarity"]), 0.0, None, 0.0, None).relevance
             value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now,
-                                            memory.event_at), weights)
+                                      memory.event_at), weights)
             out[memory.id] = Candidate(memory, value, "+".join(sorted(kinds[memory.id])),
                                        tuple(sorted(starts[memory.id])))
         return out
