@@ -3,7 +3,7 @@
 // params: agent, id
 // returns: optional
 MATCH (e:Entity {agent: $agent, id: $id})
-OPTIONAL MATCH (m:Memory {agent: $agent})-[:ASSERTS]->(c:Claim)-[a:ABOUT]->(e)
+OPTIONAL MATCH (e)<-[a:ABOUT]-(c:Claim)<-[:ASSERTS]-(m:Memory {agent: $agent})
 WHERE m.status <> 'quarantined'
 WITH e, m, c, a ORDER BY m.created_at
 RETURN e.id AS id,

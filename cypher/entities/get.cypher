@@ -6,7 +6,7 @@ MATCH (e:Entity {agent: $agent, id: $id})
 OPTIONAL MATCH (e)<-[:FROM|TO]-(r:Relation {agent: $agent})
 WITH e, collect(DISTINCT r) AS relations
 RETURN e {.id, .name, .name_key, .kind, .aliases, .created_at,
-          mentions: size([(c:Claim)-[:ABOUT]->(e) | c])} AS entity,
+          mentions: size([(e)<-[:ABOUT]-(c:Claim) | c])} AS entity,
        [r IN relations |
 // include: entities/relation
        ] AS relations

@@ -9,4 +9,4 @@ WHERE ($kind IS NULL OR e.kind = $kind)
        OR EXISTS { MATCH (e)-[:ALIAS]->(:EntityAlias {key: $agent + ' ' + $name_key}) })
 WITH e ORDER BY e.name_key LIMIT $limit
 RETURN e {.id, .name, .name_key, .kind, .aliases, .created_at,
-          mentions: size([(c:Claim)-[:ABOUT]->(e) | c])} AS entity
+          mentions: size([(e)<-[:ABOUT]-(c:Claim) | c])} AS entity

@@ -17,4 +17,4 @@ FOREACH (a IN $aliases |
   ON CREATE SET n.agent = $agent, n.name = a.name
   MERGE (keep)-[:ALIAS]->(n))
 RETURN keep {.id, .name, .name_key, .kind, .aliases, .created_at,
-             mentions: size([(c:Claim)-[:ABOUT]->(keep) | c])} AS entity
+             mentions: size([(keep)<-[:ABOUT]-(c:Claim) | c])} AS entity

@@ -10,4 +10,4 @@ FOREACH (a IN $aliases |
   ON CREATE SET n.agent = $agent, n.name = a.name
   MERGE (e)-[:ALIAS]->(n))
 RETURN e {.id, .name, .name_key, .kind, .aliases, .created_at,
-          mentions: size([(c:Claim)-[:ABOUT]->(e) | c])} AS entity
+          mentions: size([(e)<-[:ABOUT]-(c:Claim) | c])} AS entity
