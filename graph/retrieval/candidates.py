@@ -81,7 +81,10 @@ class CandidateSearch:
                 scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
                 return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
             self.hints.mark(key, large=True)
-        k = first_k(pool, self.keyword_max_k)
+        # The tenant's share of the vector index (a hybrid search's other half) sizes the first page
+        # here too: a pool of 100 would otherwise ask a one-tenant index for 2,000 hits. Only a hint:
+        # a page that keeps too few widens below.
+        k = first_k(pool, self.keyword_max_k, self.hints.share(key))
         while True:
             row = await self.runner.read_tx(lambda tx: tx.one("retrieval/fulltext", k=k, lucene=lucene, **filters))
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
