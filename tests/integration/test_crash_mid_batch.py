@@ -24,7 +24,7 @@ from tests.integration.test_service_process import BACKENDS, backend_pids, free_
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]  # service restarts and 1,000-memory batches
 ROOT = Path(__file__).resolve().parents[2]
 BATCH = 1_000
-KILL_AT = (0.6, 0.95)  # fractions of an uninterrupted batch's time
+KILL_AT = (0.75, 0.92)  # fractions of an uninterrupted (warm) batch's time
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -109,8 +109,9 @@ def test_a_batch_killed_mid_flight_is_all_or_nothing_and_its_retry_commits_once(
     service = Service(backend, tmp_path / "data")
     service.start()
     try:
-        started = time.monotonic()
-        assert send(service, f"warm-{uuid.uuid4().hex[:6]}", str(uuid.uuid4())).status_code == 201
+        for _ in range(2):  # the first batch on a fresh directory is slower: time the second
+            started = time.monotonic()
+            assert send(service, f"warm-{uuid.uuid4().hex[:6]}", str(uuid.uuid4())).status_code == 201
         whole = time.monotonic() - started
 
         outcomes = []
