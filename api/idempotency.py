@@ -33,6 +33,14 @@ MAX_KEY_CHARS = 255
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 PENDING = "credence.idempotency"
 _KEPT_HEADERS = ("content-type", "location")
+# Reads sent as POST (their queries do not fit a URL): they take the header and ignore it.
+READS_BY_POST = frozenset({"/v1/search", "/v1/search:many", "/v1/context"})
+
+
+def takes_key(method: str, path: str) -> bool:
+    """A route whose writes an Idempotency-Key makes safe to retry (documented in OpenAPI as such)."""
+    return (method in WRITE_METHODS and path.startswith("/v1/") and not path.startswith("/v1/admin/")
+            and path not in READS_BY_POST)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from api.idempotency import MAX_KEY_CHARS, takes_key
 from api.problems import MEDIA_TYPE
 
 PROBLEM_SCHEMA: dict[str, Any] = {
@@ -43,6 +44,15 @@ PROBLEMS: dict[int, tuple[str, dict[str, Any]]] = {
     503: ("The graph database cannot be reached now; retry after the given seconds.",
           {"Retry-After": {**_HEADER, "description": "Seconds to wait before retrying."}}),
 }
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "Makes a retry of this write safe (docs/operations.md, Idempotent retries): the same key with "
+                   "the same request returns the first answer (with `Idempotent-Replayed: true`) without writing "
+                   "again; the same key with another request is 409. Scoped to the caller and the agents; kept "
+                   "CREDENCE_IDEMPOTENCY_TTL seconds (24 hours by default). Use a new UUID per logical write.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_CHARS,
+               "pattern": "^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$"},  # printable ASCII, unpadded
+}
 OPEN_ROUTE_PROBLEMS = {"/ready": (405, 503), "/health": (405,)}  # probes: no key, no input
 
 
@@ -65,7 +75,9 @@ def document(app: FastAPI) -> None:
         schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
         for path, operations in schema.get("paths", {}).items():
             statuses = OPEN_ROUTE_PROBLEMS.get(path, tuple(PROBLEMS))
-            for operation in operations.values():
+            for method, operation in operations.items():
+                if takes_key(method.upper(), path):
+                    operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
                 responses = operation.setdefault("responses", {})
                 for status in statuses:
                     responses[str(status)] = problem_response(status)  # replaces FastAPI's own 422

@@ -24,7 +24,7 @@ from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
 from graph.store.registry import QueryRegistry
 from graph.retrieval.service import RetrievalService
-from graph.store.gateway import GraphRunner
+from graph.store.gateway import GraphRunner, RetryPolicy
 from graph.store.schema import apply_schema
 from graph.settings import Settings
 from graph.retrieval.cosine_scale import CosineScale
@@ -74,6 +74,9 @@ class Services:
                 await ready
             assert embedder is not None
             runner = GraphRunner(backend.driver, backend.database, registry)
+            runner.retry = RetryPolicy(read=settings.read_retry_time, write=settings.write_retry_time,
+                                       background=settings.background_retry_time,
+                                       first_delay=settings.retry_first_delay)
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
             points = await runner.read_tx(lambda tx: tx.one("store/meta/similarity_calibration"))
             encoder = AsyncEncoder(embedder)
@@ -129,4 +132,7 @@ class Services:
             await self.supervisor.stop()
         await self.retrieval.close()
         await self.access.stop()  # the last interval's counts, before the driver goes
+        if self.runner.collisions.counts:
+            log.warning("write collisions since start (unit at statement on record: retries): %s",
+                        self.runner.collisions.report())
         await self.backend.close()

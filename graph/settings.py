@@ -101,6 +101,16 @@ class Settings(BaseSettings):
         description="Set to serve Neo4j Browser on this loopback port (0 picks a free one); unset: Bolt only.")
     local_neo4j_heap: str = Field("1g", pattern=r"^\d+[mg]$", description="JVM -Xmx of the local Neo4j.")
     local_neo4j_pagecache: str = Field("256m", pattern=r"^\d+[mg]$", description="The local Neo4j's page cache.")
+    read_retry_time: float = Field(
+        5.0, ge=0, le=300, description="Seconds a read keeps retrying after transient collisions or a lost connection.")
+    write_retry_time: float = Field(
+        20.0, ge=0, le=300, description="Seconds a request's write keeps retrying after collisions with concurrent "
+                                        "writes before it answers 503 write-contention.")
+    background_retry_time: float = Field(
+        5.0, ge=0, le=300, description="Seconds background bookkeeping (access counts) keeps retrying before it "
+                                       "drops its batch.")
+    retry_first_delay: float = Field(
+        0.05, gt=0, le=5, description="First wait after a collision; it doubles, up to a second, with jitter.")
     backend_timeout: float = Field(
         30.0, gt=0, le=600, description="Longest one database unit of work may take, driver retries included, "
                                         "before the request answers 503.")

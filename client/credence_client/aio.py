@@ -54,11 +54,11 @@ class AsyncCredence:
 
     async def send(self, call: Call[T]) -> T:
         """One call, retried on 503 as the retry policy says."""
-        attempt, waited = 1, 0.0
+        attempt, waited, sent = 1, 0.0, call.headers(self._headers)  # one key for every attempt
         while True:
             try:
                 response = await self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                                    headers=self._headers)
+                                                    headers=sent)
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
@@ -78,13 +78,15 @@ class AsyncCredence:
                 return
 
     # Memories
-    async def remember(self, agent: str, text: str, **fields: Any) -> StoredMemory:
+    async def remember(self, agent: str, text: str, *, idempotency_key: str | None = None,
+                       **fields: Any) -> StoredMemory:
         """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
-        return await self.send(e.remember(agent, text, fields))
+        return await self.send(e.remember(agent, text, fields).keyed(idempotency_key))
 
-    async def remember_many(self, agent: str, memories: list[str | dict[str, Any]]) -> list[StoredMemory]:
+    async def remember_many(self, agent: str, memories: list[str | dict[str, Any]], *,
+                            idempotency_key: str | None = None) -> list[StoredMemory]:
         """Store several memories in one transaction: all or none. Items are texts or field dicts."""
-        return await self.send(e.remember_many(agent, memories))
+        return await self.send(e.remember_many(agent, memories).keyed(idempotency_key))
 
     async def get(self, agent: str, memory_id: str) -> Memory:
         return await self.send(e.get(agent, memory_id))
@@ -93,17 +95,18 @@ class AsyncCredence:
         """Every memory that passes the filters (status, memory_type, include_*), page by page."""
         return self._pages("/v1/memories", e.memories_params(agent, filters))
 
-    async def update(self, agent: str, memory_id: str, **changes: Any) -> Memory:
+    async def update(self, agent: str, memory_id: str, *, idempotency_key: str | None = None,
+                     **changes: Any) -> Memory:
         """PATCH: only the fields given change; pass expected_version to guard against lost updates."""
-        return await self.send(e.update(agent, memory_id, changes))
+        return await self.send(e.update(agent, memory_id, changes).keyed(idempotency_key))
 
-    async def archive(self, agent: str, memory_id: str) -> Memory:
+    async def archive(self, agent: str, memory_id: str, *, idempotency_key: str | None = None) -> Memory:
         """Soft delete: the memory stays, archived, out of default retrieval."""
-        return await self.send(e.archive(agent, memory_id))
+        return await self.send(e.archive(agent, memory_id).keyed(idempotency_key))
 
-    async def delete(self, agent: str, memory_id: str) -> Deleted:
+    async def delete(self, agent: str, memory_id: str, *, idempotency_key: str | None = None) -> Deleted:
         """Hard delete: the memory, what only it referenced, and its audit payloads."""
-        return await self.send(e.delete(agent, memory_id))
+        return await self.send(e.delete(agent, memory_id).keyed(idempotency_key))
 
     async def history(self, agent: str, memory_id: str) -> History:
         return await self.send(e.history(agent, memory_id))

@@ -4,8 +4,9 @@ one home here. Fields are keyword arguments passed through as the request's JSON
 validates them, and its own defaults apply to what a caller leaves out."""
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
@@ -37,6 +38,18 @@ class Call(Generic[T]):
     params: dict[str, Any] | None = None
     json: Any = None
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
+    idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
+
+    def keyed(self, key: str | None) -> "Call[T]":
+        return self if key is None else replace(self, idempotency_key=key)
+
+    def headers(self, base: dict[str, str]) -> dict[str, str]:
+        """The headers of every attempt of this call. A write always carries an `Idempotency-Key` (the
+        caller's, or a fresh UUID for this call), so a retry after a 503 or a timeout can never store
+        twice: the service replays the first answer instead (docs/operations.md, Idempotent retries)."""
+        if self.method == "GET":
+            return base
+        return {**base, "Idempotency-Key": self.idempotency_key or str(uuid.uuid4())}
 
     def result(self, response: httpx.Response) -> T:
         """The answer read, or the problem raised as its CredenceAPIError subclass."""

@@ -29,7 +29,9 @@ class Credence:
     """`Credence("http://host:8000", api_key=...)`, or `Credence.from_env()`; close it, or use `with`.
 
     `http` may be any `httpx.Client` whose base URL is the service (the tests pass FastAPI's
-    TestClient); `retry` says how a 503 is retried (`Retry(attempts=1)`: never)."""
+    TestClient); `retry` says how a 503 is retried (`Retry(attempts=1)`: never). Every write is sent
+    with an `Idempotency-Key`, the same on each retry, so a retried write never stores twice; pass
+    `idempotency_key=` to a write to keep one key across your own retries (after a lost connection)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None, http: httpx.Client | None = None) -> None:
@@ -55,11 +57,11 @@ class Credence:
 
     def send(self, call: Call[T]) -> T:
         """One call, retried on 503 as the retry policy says."""
-        attempt, waited = 1, 0.0
+        attempt, waited, sent = 1, 0.0, call.headers(self._headers)  # one key for every attempt
         while True:
             try:
                 response = self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                              headers=self._headers)
+                                              headers=sent)
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
@@ -78,13 +80,14 @@ class Credence:
                 return
 
     # Memories
-    def remember(self, agent: str, text: str, **fields: Any) -> StoredMemory:
+    def remember(self, agent: str, text: str, *, idempotency_key: str | None = None, **fields: Any) -> StoredMemory:
         """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
-        return self.send(e.remember(agent, text, fields))
+        return self.send(e.remember(agent, text, fields).keyed(idempotency_key))
 
-    def remember_many(self, agent: str, memories: list[str | dict[str, Any]]) -> list[StoredMemory]:
+    def remember_many(self, agent: str, memories: list[str | dict[str, Any]], *,
+                      idempotency_key: str | None = None) -> list[StoredMemory]:
         """Store several memories in one transaction: all or none. Items are texts or field dicts."""
-        return self.send(e.remember_many(agent, memories))
+        return self.send(e.remember_many(agent, memories).keyed(idempotency_key))
 
     def get(self, agent: str, memory_id: str) -> Memory:
         return self.send(e.get(agent, memory_id))
@@ -93,17 +96,17 @@ class Credence:
         """Every memory that passes the filters (status, memory_type, include_*), page by page."""
         return self._pages("/v1/memories", e.memories_params(agent, filters))
 
-    def update(self, agent: str, memory_id: str, **changes: Any) -> Memory:
+    def update(self, agent: str, memory_id: str, *, idempotency_key: str | None = None, **changes: Any) -> Memory:
         """PATCH: only the fields given change; pass expected_version to guard against lost updates."""
-        return self.send(e.update(agent, memory_id, changes))
+        return self.send(e.update(agent, memory_id, changes).keyed(idempotency_key))
 
-    def archive(self, agent: str, memory_id: str) -> Memory:
+    def archive(self, agent: str, memory_id: str, *, idempotency_key: str | None = None) -> Memory:
         """Soft delete: the memory stays, archived, out of default retrieval."""
-        return self.send(e.archive(agent, memory_id))
+        return self.send(e.archive(agent, memory_id).keyed(idempotency_key))
 
-    def delete(self, agent: str, memory_id: str) -> Deleted:
+    def delete(self, agent: str, memory_id: str, *, idempotency_key: str | None = None) -> Deleted:
         """Hard delete: the memory, what only it referenced, and its audit payloads."""
-        return self.send(e.delete(agent, memory_id))
+        return self.send(e.delete(agent, memory_id).keyed(idempotency_key))
 
     def history(self, agent: str, memory_id: str) -> History:
         return self.send(e.history(agent, memory_id))

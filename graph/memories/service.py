@@ -10,6 +10,8 @@ from graph.memories import audit
 
 from graph.core import cursor
 from graph.memories.audit import DEFAULT_ACTOR
+from graph.beliefs.claims import slot_key
+from graph.beliefs.slot_queue import SlotQueue
 from graph.beliefs.write_path import write_claim_memory
 from graph.embedding.encoder import AsyncEncoder
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
@@ -31,6 +33,7 @@ class MemoryService:
                  on_vectors_written: Callable[[], None] = lambda: None) -> None:
         self.runner, self.encoder = runner, encoder
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
+        self.slots = SlotQueue()  # claims on one belief slot take turns in this process
         # Told after every commit that adds vectors, so retrieval can fold them into its index.
         self.on_vectors_written = on_vectors_written
 
@@ -76,7 +79,9 @@ class MemoryService:
                     results[i] = await write_claim_memory(tx, item, rows[i], actor)
             return [results[i] for i in range(len(items))]
 
-        stored = await self.runner.write_tx(work)
+        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
+        async with self.slots.hold(claimed):
+            stored = await self.runner.write_tx(work)
         self.on_vectors_written()
         return stored
 

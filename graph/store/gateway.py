@@ -4,12 +4,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 from neo4j import AsyncDriver, AsyncManagedTransaction
-from neo4j.exceptions import ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired, TransientError
+from neo4j.exceptions import (ClientError, ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired,
+                              TransientError)
 
 from graph.core.errors import BackendUnavailable, Contention
 from graph.store.registry import SHAPES, QueryRegistry
@@ -21,14 +25,65 @@ log = logging.getLogger(__name__)
 # retry (docs/backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
 # the last attempt.
 DUPLICATE_RETRIES = 6
+RETRY_DELAY_MAX = 1.0  # seconds: the longest wait between two attempts after collisions
 # Transient codes that mean "collided with another transaction" (deadlock, lock or page conflict;
 # ArcadeDB reports its MVCC conflicts as DeadlockDetected too), not "the database is unavailable".
 COLLISION_CODES = ("Neo.TransientError.Transaction.",)
+# ArcadeDB, under concurrent inserts, once answered a read (a full-text lookup) with a record its
+# index named but that was gone by the time it was fetched (a write that collided and rolled back):
+# for a read, that is a collision too, retried within the read's retry time (docs/backends.md §6).
+VANISHED_RECORD = "Neo.ClientError.Statement.EntityNotFound"
 
 # A step run first in every write transaction started in this context, and retried with it. The
 # HTTP layer sets one per request that carries an Idempotency-Key (graph/idempotency): the record
 # is then part of the request's write and commits with it or not at all.
 write_hook: ContextVar[Callable[["Tx"], Awaitable[None]] | None] = ContextVar("write_hook", default=None)
+
+# What a unit of work is for decides how long it may keep retrying after collisions.
+Kind = Literal["read", "write", "background"]
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Seconds each kind of unit of work keeps retrying after collisions before it gives up
+    (a request's write then answers 503 write-contention; background bookkeeping drops its batch),
+    and the first wait between attempts (doubling up to RETRY_DELAY_MAX, with jitter). The driver's
+    own first wait is a second: a collision on a slot lock clears in milliseconds."""
+    read: float = 5.0
+    write: float = 20.0
+    background: float = 5.0
+    first_delay: float = 0.05
+
+
+_FILE = re.compile(r"in file '([A-Za-z]+)_\d")
+_PAGE = re.compile(r"PageId\(\w+/(\d+)/")
+
+
+def _where(exc: Exception) -> str:
+    """What a collision was on, as far as the error says: ArcadeDB names the page's file (its
+    type's bucket) or only the file's number (the data directory's file names carry it); Neo4j
+    names its error (a deadlock on locks)."""
+    text = str(exc)
+    if named := _FILE.search(text):
+        return named.group(1)
+    if page := _PAGE.search(text):
+        return f"file {page.group(1)}"
+    return (getattr(exc, "code", None) or "-").rsplit(".", 1)[-1]
+
+
+class Collisions:
+    """Counts of retried collisions since start, by unit of work (its first statement), the
+    statement that failed ("commit" when the commit did) and where (docs/operations.md)."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[tuple[str, str, str]] = Counter()
+
+    def note(self, unit: str, statement: str, where: str) -> None:
+        self.counts[(unit, statement, where)] += 1
+
+    def report(self) -> str:
+        return "; ".join(f"{unit} at {statement} on {where}: {n}"
+                         for (unit, statement, where), n in self.counts.most_common())
 
 
 class ResultShapeError(RuntimeError):
@@ -43,6 +98,8 @@ class Tx:
 
     def __init__(self, tx: AsyncManagedTransaction, registry: QueryRegistry) -> None:
         self._tx, self._registry = tx, registry
+        self.statements: list[str] = []  # names run so far, for the collision counts
+        self.failed_here = False  # a statement (not the commit) raised the transient error
 
     async def one(self, name: str, **params: Any) -> dict[str, Any]:
         [row] = await self._shaped(name, "one", params)
@@ -71,6 +128,7 @@ class Tx:
         query = self._registry[name]
         if expected is not None and query.shape != expected:
             raise ResultShapeError(f"query {name} declares 'returns: {query.shape}' but was called for {expected!r}")
+        self.statements.append(name)
         result = await self._tx.run(query.text, query.bind(params))
         # Queries return maps and scalars, never nodes, so the rows need no record.data() walk
         # (a third of a search's client-side time went into it).
@@ -100,6 +158,9 @@ class GraphRunner:
         # and how long one unit of work may take, retries included, before it is a 503.
         self.unavailable: Callable[[], str | None] = lambda: None
         self.timeout: float | None = None
+        # None: the driver's own retry settings (NEO4J_MAX_TRANSACTION_RETRY_TIME, one second first).
+        self.retry: RetryPolicy | None = None
+        self.collisions = Collisions()
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return await self._bounded("read", lambda tx: tx.run(name, **params))
@@ -110,11 +171,12 @@ class GraphRunner:
     async def read_tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
         return await self._bounded("read", work)
 
-    async def write_tx(self, work: Callable[[Tx], Awaitable[T]]) -> T:
-        """Run `work` as one transaction: it commits whole or not at all, and is retried whole."""
-        return await self._bounded("write", work)
+    async def write_tx(self, work: Callable[[Tx], Awaitable[T]], kind: Kind = "write") -> T:
+        """Run `work` as one transaction: it commits whole or not at all, and is retried whole.
+        `kind="background"`: bookkeeping off the request path, retried for its own bounded time."""
+        return await self._bounded(kind, work)
 
-    async def _bounded(self, mode: str, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def _bounded(self, mode: Kind, work: Callable[[Tx], Awaitable[T]]) -> T:
         reason = self.unavailable()
         if reason is not None:
             raise BackendUnavailable(reason, public=f"{reason}; retry later")
@@ -127,36 +189,79 @@ class GraphRunner:
             message = f"the graph database did not answer within {self.timeout:g}s (CREDENCE_BACKEND_TIMEOUT)"
             raise BackendUnavailable(message, public=message) from None
 
-    async def _execute(self, mode: str, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def _execute(self, mode: Kind, work: Callable[[Tx], Awaitable[T]]) -> T:
         hook = write_hook.get() if mode == "write" else None
+        last: list[Tx] = []  # the latest attempt's statements, to say where a collision happened
 
         async def unit(tx: AsyncManagedTransaction) -> T:
             wrapped = Tx(tx, self.registry)
+            last[:] = [wrapped]
             if hook is not None:
                 await hook(wrapped)
-            return await work(wrapped)
-
-        for attempt in range(1, DUPLICATE_RETRIES + 1):
             try:
-                async with self.driver.session(database=self.database) as session:
-                    runner = session.execute_write if mode == "write" else session.execute_read
+                return await work(wrapped)
+            except (TransientError, ClientError):
+                wrapped.failed_here = True
+                raise
+
+        # With a policy, the driver makes one attempt and this loop retries, so that each
+        # collision is seen (and counted) and the waits are the policy's; without one, the driver
+        # retries for NEO4J_MAX_TRANSACTION_RETRY_TIME.
+        policy = self.retry
+        config = {"max_transaction_retry_time": 0} if policy is not None else {}
+        budget = getattr(policy, mode) if policy is not None else 0.0
+        started, delay, duplicates = asyncio.get_running_loop().time(), 0.0, 0
+        while True:
+            try:
+                async with self.driver.session(database=self.database, **config) as session:
+                    runner = session.execute_read if mode == "read" else session.execute_write
                     return await runner(unit)
             except ConstraintError as exc:
-                if "Duplicated key" not in str(exc) or attempt == DUPLICATE_RETRIES:
+                duplicates += 1
+                if "Duplicated key" not in str(exc) or duplicates == DUPLICATE_RETRIES:
                     raise
-                log.debug("duplicate-key race, retrying (attempt %d)", attempt)
-                await asyncio.sleep(random.uniform(0.005, 0.02) * attempt)
+                log.debug("duplicate-key race, retrying (attempt %d)", duplicates)
+                await asyncio.sleep(random.uniform(0.005, 0.02) * duplicates)
+            except ClientError as exc:
+                if (exc.code != VANISHED_RECORD or mode != "read" or policy is None
+                        or asyncio.get_running_loop().time() - started >= budget):
+                    raise
+                if last:
+                    self._collided(last[-1], False, exc)
+                delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
+                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             except TransientError as exc:
                 if not (exc.code or "").startswith(COLLISION_CODES):
                     raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
+                if last:
+                    self._collided(last[-1], hook is not None, exc)
+                log.debug("collision, retrying: %s", exc)
+                if policy is not None and asyncio.get_running_loop().time() - started < budget:
+                    delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
+                    await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                    continue
                 raise Contention(f"write contention: {exc}", public=(
-                    "this write kept colliding with concurrent writes to the same beliefs until "
-                    "NEO4J_MAX_TRANSACTION_RETRY_TIME ran out; the database is up: retry")) from exc
-            except (ServiceUnavailable, SessionExpired, ConnectionPoolError) as exc:
+                    "this write kept colliding with concurrent writes to the same beliefs until its retry "
+                    "time (CREDENCE_WRITE_RETRY_TIME) ran out; the database is up: retry")) from exc
+            except (ServiceUnavailable, SessionExpired) as exc:
+                # A lost connection is retried within the same budget, unless the database is known down.
+                if (policy is not None and self.unavailable() is None
+                        and asyncio.get_running_loop().time() - started < budget):
+                    delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
+                    await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                    continue
+                raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
+            except ConnectionPoolError as exc:
                 # Unreachable, lost connection, retries exhausted, pool exhausted: "try again later".
                 # Other driver errors (a consumed result, a misused transaction) are bugs, not
                 # outages: they propagate and answer 500.
                 raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
             except OSError as exc:
                 raise BackendUnavailable(f"graph backend unreachable: {exc}") from exc
-        raise AssertionError("unreachable")
+
+    def _collided(self, attempt: Tx, hooked: bool, exc: Exception) -> None:
+        """Counts one collision of `attempt`, which failed at a statement or else at its commit."""
+        own = attempt.statements[1:] if hooked else attempt.statements  # the idempotency claim runs first
+        unit = own[0] if own else (attempt.statements[0] if attempt.statements else "-")
+        statement = attempt.statements[-1] if attempt.failed_here else "commit"
+        self.collisions.note(unit, statement, _where(exc))

@@ -165,10 +165,51 @@ def test_the_async_client_makes_the_same_calls(client, run, agent):
     assert [op.actor for op in history.operations] == ["async-test"]
 
 
+def test_a_write_sent_again_with_its_idempotency_key_stores_once(api, agent):
+    first = api.remember_many(agent, ["The user moved to Porto", "The user has a cat"], idempotency_key="batch-1")
+    again = api.remember_many(agent, ["The user moved to Porto", "The user has a cat"], idempotency_key="batch-1")
+    assert [m.id for m in again] == [m.id for m in first]
+    with pytest.raises(Conflict) as reused:
+        api.remember_many(agent, ["Something else"], idempotency_key="batch-1")
+    assert reused.value.status == 409
+    one = api.remember(agent, "The user likes jazz", idempotency_key="one-1")
+    assert api.remember(agent, "The user likes jazz", idempotency_key="one-1").id == one.id
+    # Without a key of the caller's, each call is a new write (a fresh key per call).
+    assert api.remember(agent, "The user likes jazz").id != api.remember(agent, "The user likes jazz").id
+    assert sorted(m.text for m in api.memories(agent)) == sorted(
+        ["The user moved to Porto", "The user has a cat", *["The user likes jazz"] * 3])
+
+
+def test_the_async_client_sends_idempotency_keys_too(client, run, agent):
+    async def session():
+        http = httpx.AsyncClient(transport=httpx.ASGITransport(app=client.app), base_url="http://testserver")
+        try:
+            async with AsyncCredence(http=http) as api:
+                first = await api.remember(agent, "The user prefers tea", idempotency_key="k-tea")
+                again = await api.remember(agent, "The user prefers tea", idempotency_key="k-tea")
+                patched = await api.update(agent, first.id, importance=0.2, idempotency_key="k-patch")
+                repatched = await api.update(agent, first.id, importance=0.2, idempotency_key="k-patch")
+                listed = [m.id async for m in api.memories(agent)]
+                return first, again, patched, repatched, listed
+        finally:
+            await http.aclose()
+
+    first, again, patched, repatched, listed = run(session)
+    assert again.id == first.id and listed == [first.id]
+    assert patched.version == repatched.version == 2
+
+
 class Flaky(BaseHTTPRequestHandler):
     """A real HTTP server that answers 503 with Retry-After (as the service does while its graph
-    backend is down) to the first `failures` requests, then 200."""
+    backend is down) to the first `failures` requests, then 200. It notes each request's
+    Idempotency-Key."""
     failures, retry_after, seen = 0, "0", 0
+    keys: list = []
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        type(self).keys.append(self.headers.get("Idempotency-Key"))
+        self.do_GET()
 
     def do_GET(self) -> None:
         type(self).seen += 1
@@ -193,7 +234,7 @@ class Flaky(BaseHTTPRequestHandler):
 
 @pytest.fixture
 def flaky() -> Iterator[type[Flaky]]:
-    handler = type("FlakyHandler", (Flaky,), {})
+    handler = type("FlakyHandler", (Flaky,), {"keys": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     handler.url = f"http://127.0.0.1:{server.server_address[1]}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -239,3 +280,23 @@ def test_other_problems_are_not_retried(flaky):
     with Credence(flaky.url) as api, pytest.raises(NotFound):
         api.send(Call("GET", "/nothing"))
     assert flaky.seen == 1
+
+
+def test_every_retry_of_a_write_carries_the_same_idempotency_key(flaky):
+    flaky.failures = 2
+    with Credence(flaky.url) as api, pytest.raises(NotFound):
+        api.remember("a", "The user likes jazz")
+    assert flaky.seen == 3 and len(set(flaky.keys)) == 1 and flaky.keys[0]
+    flaky.seen, flaky.keys[:] = 0, []
+    with Credence(flaky.url) as api, pytest.raises(NotFound):
+        api.remember_many("a", ["one"], idempotency_key="mine")
+    assert flaky.keys == ["mine", "mine", "mine"]
+    flaky.seen, flaky.keys[:] = 0, []
+
+    async def remember():
+        async with AsyncCredence(flaky.url) as api:
+            await api.remember("a", "The user likes jazz")
+
+    with pytest.raises(NotFound):
+        anyio.run(remember)
+    assert len(flaky.keys) == 3 and len(set(flaky.keys)) == 1

@@ -141,3 +141,26 @@ def test_a_deduplicated_store_answers_a_documented_200(client, openapi, agent):
     store(client, agent, "The user likes tea", claim=claim)
     again = client.post("/v1/memories", json={"agent": agent, "text": "The user likes tea", "claim": claim})
     assert again.status_code == 200 and again.json()["deduplicated"] is True
+
+
+def test_writes_document_the_idempotency_key_header_and_reads_do_not(openapi):
+    keyed = {(method.upper(), path) for path, method, operation in operations(openapi)
+             for parameter in operation.get("parameters", [])
+             if parameter["in"] == "header" and parameter["name"] == "Idempotency-Key"}
+    assert {("POST", "/v1/memories"), ("POST", "/v1/memories:batch"), ("PATCH", "/v1/memories/{memory_id}"),
+            ("DELETE", "/v1/memories/{memory_id}"), ("POST", "/v1/memories/{memory_id}/reinforce"),
+            ("POST", "/v1/import"), ("PUT", "/v1/predicates/{predicate}")} <= keyed
+    for method, path in keyed:
+        assert method != "GET" and not path.startswith("/v1/admin/"), (method, path)
+    assert not keyed & {("POST", "/v1/search"), ("POST", "/v1/search:many"), ("POST", "/v1/context")}
+
+
+def test_a_documented_idempotency_key_is_replayed(client, openapi, agent):
+    parameter = next(p for p in openapi["paths"]["/v1/memories"]["post"]["parameters"]
+                     if p["name"] == "Idempotency-Key")
+    assert parameter["schema"]["maxLength"] == 255
+    body = {"agent": agent, "text": "The user prefers window seats"}
+    first = client.post("/v1/memories", json=body, headers={"Idempotency-Key": "seat-1"})
+    again = client.post("/v1/memories", json=body, headers={"Idempotency-Key": "seat-1"})
+    assert first.status_code == 201 and again.status_code == 201
+    assert again.json()["id"] == first.json()["id"] and again.headers["Idempotent-Replayed"] == "true"

@@ -66,15 +66,22 @@ class EmbeddedArcadeDB(ChildDatabase):
         return self.endpoint
 
     def sql(self, command: str) -> dict:
-        """Run one ArcadeDB SQL statement (only index DDL needs this: docs/backends.md)."""
+        """Run one ArcadeDB SQL statement (index DDL and maintenance need this: docs/backends.md)."""
+        return self._post(f"/api/v1/command/{DATABASE}", {"language": "sql", "command": command})
+
+    def server_command(self, command: str) -> dict:
+        """One command of ArcadeDB's server API, e.g. `close database credence`."""
+        return self._post("/api/v1/server", {"command": command})
+
+    def _post(self, path: str, payload: dict) -> dict:
         assert self.endpoint is not None
         auth = base64.b64encode(f"{self.endpoint.user}:{self.endpoint.password}".encode()).decode()
         request = urllib.request.Request(
-            f"{self.http_url}/api/v1/command/{DATABASE}", method="POST",
-            data=json.dumps({"language": "sql", "command": command}).encode(),
+            f"{self.http_url}{path}", method="POST", data=json.dumps(payload).encode(),
             headers={"Content-Type": "application/json", "Authorization": f"Basic {auth}"})
         try:
             with urllib.request.urlopen(request, timeout=120) as response:
                 return json.loads(response.read())
         except urllib.error.HTTPError as exc:
+            command = payload.get("command")
             raise StartupError(f"ArcadeDB rejected `{command}`: {exc.read().decode(errors='replace')[:500]}") from exc
