@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.integration.test_service_process import BACKENDS, backend_pids, free_port, wait_gone
+from tests.integration.test_service_process import BACKENDS, backend_pids, free_port, wait_gone, wait_ready
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]  # service restarts and 1,000-memory batches
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,16 +52,7 @@ class Service:
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, env=env,
                                             stdout=sink, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log.read_text(errors="replace")[-3000:]
-            try:
-                if httpx.get(f"{self.base}/ready", timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        raise AssertionError("the service did not become ready")
+        wait_ready(self.process, self.port, timeout=300, log=self.log)
 
     def kill(self) -> None:
         """SIGKILL to the service and to its database child, as a crash of the machine's processes."""

@@ -42,10 +42,11 @@ def launch(backend: str, data_dir: Path, port: int, **env: str) -> subprocess.Po
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def wait_ready(proc: subprocess.Popen, port: int, timeout: float = 120) -> None:
+def wait_ready(proc: subprocess.Popen, port: int, timeout: float = 120, log: Path | None = None) -> None:
+    """Until /ready answers 200; a service that exits first fails with its output (its pipe, or `log`)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.stdout.read()
+        assert proc.poll() is None, log.read_text(errors="replace")[-3000:] if log else proc.stdout.read()
         try:
             if httpx.get(f"http://127.0.0.1:{port}/ready", timeout=2).status_code == 200:
                 return
