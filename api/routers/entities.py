@@ -28,7 +28,7 @@ async def list_entities(agent: AgentQuery, services: ServicesDep, kind: Kind | N
                        next_after=name_key(found[-1].name) if len(found) == limit else None)
 
 
-@router.post("/entities/merge", response_model=EntityOut,
+@router.post("/entities:merge", response_model=EntityOut,
              summary="Fold one entity into another (administrator); one transaction")
 async def merge_entities(body: EntityMerge, services: ServicesDep, actor: ActorDep, guard: GuardDep) -> EntityOut:
     await guard.admin(body.agent)

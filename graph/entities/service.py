@@ -126,7 +126,7 @@ class EntityService:
             clash = next((t for t in taken if t["id"] != entity_id), None)
             if clash is not None:
                 raise StateConflict(f"the alias {clash['key']!r} already names entity {clash['id']}: "
-                                    "merge the two entities instead (POST /v1/entities/merge)")
+                                    "merge the two entities instead (POST /v1/entities:merge)")
             own = {t["key"] for t in taken}  # its own name or an alias it has: nothing to add
             row = await tx.optional("entities/update", agent=agent, id=entity_id, kind=kind,
                                     aliases=[r for r in rows if r["key"] not in own])

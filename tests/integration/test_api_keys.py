@@ -191,8 +191,16 @@ CASES = {
     ("get", "/v1/predicates"): {},
     ("get", "/v1/export"): {},
     ("post", "/v1/import"): {"content": b"{}\n"},
+    ("get", "/v1/entities"): {},
+    ("post", "/v1/entities:merge"): {"json": {"agent": OTHER, "keep": MID, "merge": MID}},
+    ("get", "/v1/entities/{entity_id}"): {},
+    ("patch", "/v1/entities/{entity_id}"): {"json": {"agent": OTHER}},
+    ("get", "/v1/entities/{entity_id}/neighbourhood"): {},
+    ("get", "/v1/entities/{entity_id}/path/{to_id}"): {},
+    ("get", "/v1/entities/{entity_id}/about"): {},
 }
-PATH_VALUES = {"memory_id": MID, "conflict_id": MID, "to_id": MID, "link_type": "SUPPORTS", "predicate": "p"}
+PATH_VALUES = {"memory_id": MID, "conflict_id": MID, "to_id": MID, "link_type": "SUPPORTS", "predicate": "p",
+               "entity_id": MID}
 
 
 def test_every_route_refuses_an_agent_outside_the_key(client, agent):

@@ -157,8 +157,8 @@ def test_operator_merge_moves_claims_relationships_and_evidence_and_keeps_the_na
     acme, inc = entity(client, agent, "Acme"), entity(client, agent, "Acme Incorporated")
     writer = issue(client, "write", [agent])
     body = {"agent": agent, "keep": acme["id"], "merge": inc["id"]}
-    assert_problem(client.post("/v1/entities/merge", json=body, headers=bearer(writer)), 403)
-    response = client.post("/v1/entities/merge", json=body)
+    assert_problem(client.post("/v1/entities:merge", json=body, headers=bearer(writer)), 403)
+    response = client.post("/v1/entities:merge", json=body)
     assert response.status_code == 200, response.text
     merged = response.json()
     assert merged["id"] == acme["id"] and merged["aliases"] == ["Acme Incorporated"] and merged["mentions"] == 3
@@ -172,8 +172,8 @@ def test_operator_merge_moves_claims_relationships_and_evidence_and_keeps_the_na
     lee = claim(client, agent, "user", "employer", "ACME Incorporated", source="document")
     rels = {edge(r): r for r in relationships(client, agent, "Acme")}
     assert lee["id"] in rels[("user", "works_at", "Acme")]["memory_ids"]
-    assert_problem(client.post("/v1/entities/merge", json={**body, "merge": acme["id"]}), 422)
-    assert_problem(client.post("/v1/entities/merge", json=body), 404)
+    assert_problem(client.post("/v1/entities:merge", json={**body, "merge": acme["id"]}), 422)
+    assert_problem(client.post("/v1/entities:merge", json=body), 404)
 
 
 def test_merge_folds_twin_relations_into_one(client, agent):
@@ -182,7 +182,7 @@ def test_merge_folds_twin_relations_into_one(client, agent):
     third = claim(client, agent, "user", "colleague", "Lee")
     claim(client, agent, "user", "employer", "Acme Co", source="document")
     acme, co = entity(client, agent, "Acme"), entity(client, agent, "Acme Co")
-    assert client.post("/v1/entities/merge", json={"agent": agent, "keep": acme["id"], "merge": co["id"]}).status_code == 200
+    assert client.post("/v1/entities:merge", json={"agent": agent, "keep": acme["id"], "merge": co["id"]}).status_code == 200
     rels = {edge(r): r for r in relationships(client, agent, "Acme")}
     assert set(rels) == {("user", "works_at", "Acme"), ("Lee", "works_at", "Acme")}
     assert first["id"] in rels[("user", "works_at", "Acme")]["memory_ids"]
@@ -219,7 +219,7 @@ def test_tenants_never_see_each_others_entities(client, agent):
                               params={"agent": agent}), 404)
     hood = client.get(f"/v1/entities/{mine['id']}/neighbourhood", params={"agent": agent, "depth": 3}).json()
     assert len(hood["nodes"]) == 5 and all(n["entity"]["id"] != theirs["id"] for n in hood["nodes"])
-    assert_problem(client.post("/v1/entities/merge", json={"agent": agent, "keep": mine["id"],
+    assert_problem(client.post("/v1/entities:merge", json={"agent": agent, "keep": mine["id"],
                                                            "merge": theirs["id"]}), 404)
     assert {e["id"] for e in client.get("/v1/entities", params={"agent": agent}).json()["entities"]}.isdisjoint(
         {e["id"] for e in client.get("/v1/entities", params={"agent": other}).json()["entities"]})
