@@ -86,6 +86,25 @@ class Collisions:
                          for (unit, statement, where), n in self.counts.most_common())
 
 
+class _Backoff:
+    """One unit of work's retries under a policy: whether its retry time is left, and the wait
+    before the next attempt (doubling from the first delay up to RETRY_DELAY_MAX, with jitter).
+    Without a policy no time is left: the driver has done the retrying."""
+
+    def __init__(self, policy: RetryPolicy | None, mode: Kind) -> None:
+        self.policy, self.delay = policy, 0.0
+        self.budget = getattr(policy, mode) if policy is not None else 0.0
+        self.started = asyncio.get_running_loop().time()
+
+    def left(self) -> bool:
+        return self.policy is not None and asyncio.get_running_loop().time() - self.started < self.budget
+
+    async def wait(self) -> None:
+        assert self.policy is not None
+        self.delay = min(max(self.delay * 2, self.policy.first_delay), RETRY_DELAY_MAX)
+        await asyncio.sleep(self.delay * random.uniform(0.5, 1.5))
+
+
 class ResultShapeError(RuntimeError):
     """A query answered other than its `// returns:` header promised, or was called as another shape."""
 
@@ -207,10 +226,8 @@ class GraphRunner:
         # With a policy, the driver makes one attempt and this loop retries, so that each
         # collision is seen (and counted) and the waits are the policy's; without one, the driver
         # retries for NEO4J_MAX_TRANSACTION_RETRY_TIME.
-        policy = self.retry
-        config = {"max_transaction_retry_time": 0} if policy is not None else {}
-        budget = getattr(policy, mode) if policy is not None else 0.0
-        started, delay, duplicates = asyncio.get_running_loop().time(), 0.0, 0
+        config = {"max_transaction_retry_time": 0} if self.retry is not None else {}
+        backoff, duplicates = _Backoff(self.retry, mode), 0
         while True:
             try:
                 async with self.driver.session(database=self.database, **config) as session:
@@ -223,32 +240,27 @@ class GraphRunner:
                 log.debug("duplicate-key race, retrying (attempt %d)", duplicates)
                 await asyncio.sleep(random.uniform(0.005, 0.02) * duplicates)
             except ClientError as exc:
-                if (exc.code != VANISHED_RECORD or mode != "read" or policy is None
-                        or asyncio.get_running_loop().time() - started >= budget):
+                if exc.code != VANISHED_RECORD or mode != "read" or not backoff.left():
                     raise
                 if last:
                     self._collided(last[-1], False, exc)
-                delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
-                await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                await backoff.wait()
             except TransientError as exc:
                 if not (exc.code or "").startswith(COLLISION_CODES):
                     raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
                 if last:
                     self._collided(last[-1], hook is not None, exc)
                 log.debug("collision, retrying: %s", exc)
-                if policy is not None and asyncio.get_running_loop().time() - started < budget:
-                    delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
-                    await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                if backoff.left():
+                    await backoff.wait()
                     continue
                 raise Contention(f"write contention: {exc}", public=(
                     "this write kept colliding with concurrent writes to the same beliefs until its retry "
                     "time (CREDENCE_WRITE_RETRY_TIME) ran out; the database is up: retry")) from exc
             except (ServiceUnavailable, SessionExpired) as exc:
                 # A lost connection is retried within the same budget, unless the database is known down.
-                if (policy is not None and self.unavailable() is None
-                        and asyncio.get_running_loop().time() - started < budget):
-                    delay = min(max(delay * 2, policy.first_delay), RETRY_DELAY_MAX)
-                    await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+                if self.unavailable() is None and backoff.left():
+                    await backoff.wait()
                     continue
                 raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
             except ConnectionPoolError as exc:
