@@ -14,7 +14,7 @@ from graph.core.errors import InvalidInput
 from graph.core.vocab import SEARCH_MODES, visible_statuses
 from graph.retrieval.across_tenants import AcrossTenants
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
-from graph.retrieval.rerank import Weights
+from graph.retrieval.rerank import Weights, gate
 
 Weight = StrictFloat | StrictInt
 
@@ -134,6 +134,8 @@ class Retrieved(BaseModel):
 class RerankExplain(BaseModel):
     weights: dict[str, float]
     signals: dict[str, float]
+    relevance_share: float = Field(description="The share of confidence, recency and importance that counted: 1 from "
+                                               "relevance 0.5 (even odds of answering), in proportion below it.")
     composite_score: float
 
 
@@ -170,6 +172,7 @@ class SearchHitOut(MemoryOut):
                 retrieved=Retrieved(vector_similarity=hit.similarity, keyword_score=hit.keyword_score,
                                     keyword_hits=list(hit.keyword_hits or ())),
                 rerank=RerankExplain(weights=result.weights.as_dict(), signals=hit.signals.as_dict(),
+                                     relevance_share=gate(hit.signals.relevance, result.weights),
                                      composite_score=hit.composite),
                 status=StatusExplain(status=hit.memory.status, superseded_by=hit.superseded_by,
                                      quarantine=QuarantineOut.of(hit.memory.quarantine)))

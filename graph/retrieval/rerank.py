@@ -1,5 +1,10 @@
-"""The PRD's four-signal rerank (v0.8 feature 4), exactly: relevance 0.40, confidence 0.25,
-recency 0.20 as exp(-0.01 x days), importance 0.15. Pure.
+"""The PRD's four-signal rerank (v0.8 feature 4): relevance 0.40, confidence 0.25, recency 0.20 as
+exp(-0.01 x days), importance 0.15. Pure.
+
+The three signals that say nothing about the query count in full only for a memory at least as
+likely as not to answer it (relevance >= RELEVANCE_GATE, where the calibrated relevance puts even
+odds); below that they count in proportion to its relevance. Otherwise a fresh, trusted or
+important memory that is off topic outranks the answer on those signals alone (issue 12 item 4).
 
 Recency counts the days since the time the memory refers to: its `event_at` when it has one (a
 move two years ago, stored today, is not fresh news), else since it was last written (issue 12
@@ -59,6 +64,15 @@ def signals(relevance: float, confidence: float, updated_at: datetime, importanc
                    recency=recency(refers_to(updated_at, event_at), now), importance=importance)
 
 
+RELEVANCE_GATE = 0.5
+
+
+def gate(relevance: float, w: Weights) -> float:
+    """How much of confidence, recency and importance a memory may add: all of it at even odds of
+    answering or better, a share below. A caller who weighs relevance 0 asked to rank without it."""
+    return min(1.0, relevance / RELEVANCE_GATE) if w.relevance > 0 else 1.0
+
+
 def composite(s: Signals, w: Weights) -> float:
-    return (s.relevance * w.relevance + s.confidence * w.confidence + s.recency * w.recency
-            + s.importance * w.importance)
+    rest = s.confidence * w.confidence + s.recency * w.recency + s.importance * w.importance
+    return s.relevance * w.relevance + gate(s.relevance, w) * rest

@@ -56,6 +56,18 @@ def test_high_confidence_outranks_higher_similarity_with_low_confidence():
     assert composite(doubtful, relevance_only) > composite(trusted, relevance_only)
 
 
+def test_signals_beside_relevance_count_in_full_only_at_even_odds_of_answering():
+    on_topic_old = signals(0.20, 0.5, NOW, 0.5, NOW, event_at=NOW - timedelta(days=325))
+    off_topic_fresh = signals(0.04, 0.5, NOW, 0.5, NOW)
+    assert composite(on_topic_old, Weights()) > composite(off_topic_fresh, Weights())
+    answer = signals(0.5, 0.5, NOW, 0.5, NOW)  # at the gate and above: the PRD's weighted sum, unchanged
+    assert composite(answer, Weights()) == pytest.approx(0.5 * 0.4 + 0.5 * 0.25 + 1.0 * 0.2 + 0.5 * 0.15)
+    half = signals(0.25, 0.5, NOW, 0.5, NOW)
+    assert composite(half, Weights()) == pytest.approx(0.25 * 0.4 + 0.5 * (0.5 * 0.25 + 0.2 + 0.5 * 0.15))
+    importance_only = Weights(relevance=0, confidence=0, recency=0, importance=1)  # asked to ignore relevance
+    assert composite(off_topic_fresh, importance_only) == pytest.approx(0.5)
+
+
 @pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank.relevance"),
                                             ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
                                             ({"recency": float("nan")}, "rerank.recency")])
