@@ -32,6 +32,12 @@ SHAPES = {
 }
 
 
+def _order(name: str) -> tuple[int, str]:
+    leaf = name.rpartition("/")[2]
+    number = re.match(r"\d+", leaf)
+    return (int(number.group()) if number else -1, leaf)
+
+
 @dataclass(frozen=True)
 class Query:
     name: str
@@ -68,8 +74,10 @@ class QueryRegistry:
         return sorted(self._queries)
 
     def group(self, prefix: str) -> list[Query]:
-        """The queries directly in one folder, in name order (schema statements run in that order)."""
-        return [q for n, q in sorted(self._queries.items()) if n.rpartition("/")[0] == prefix]
+        """The queries directly in one folder, in name order, a leading number counted as a number
+        (schema statements and migrations run in that order: 2_x before 10_x)."""
+        return [q for n, q in sorted(self._queries.items(), key=lambda kv: _order(kv[0]))
+                if n.rpartition("/")[0] == prefix]
 
     def _expand(self, name: str, source: str) -> str:
         lines = []

@@ -35,7 +35,7 @@ async def check_embedding_dimensions(runner: GraphRunner, model: str, dimensions
 
 
 async def apply_migrations(runner: GraphRunner) -> None:
-    """Repair what older versions left, in file-name order, before the constraints that forbid it
+    """Repair what older versions left, in the order of their leading numbers, before the constraints that forbid it
     (a constraint cannot be created over the twins it forbids). Each is a no-op once done."""
     for query in runner.registry.group("store/migrations"):
         await runner.write(query.name)

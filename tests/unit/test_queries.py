@@ -82,3 +82,12 @@ def test_an_include_of_a_missing_fragment_fails_at_load(tmp_path):
     (tmp_path / "g" / "q.cypher").write_text("// returns: many\nMATCH (m)\n// include: g/nothing\nRETURN m\n")
     with pytest.raises(ValueError, match="g/nothing"):
         QueryRegistry(tmp_path)
+
+
+def test_group_runs_numbered_files_in_number_order_not_text_order(tmp_path):
+    # Migrations run in this order; as text, "10_x" would run before "2_x".
+    (tmp_path / "m").mkdir()
+    for name in ("10_last", "2_second", "1_first", "2_also_second"):
+        (tmp_path / "m" / f"{name}.cypher").write_text("// returns: write\nMATCH (n) SET n.x = 1\n")
+    assert [q.name for q in QueryRegistry(tmp_path).group("m")] == ["m/1_first", "m/2_also_second", "m/2_second",
+                                                                     "m/10_last"]
