@@ -3,9 +3,10 @@ a Credence memory service, over its HTTP API. Needs only httpx and pydantic (and
 server: `pip install "credence-client[mcp]"`); none of the service's own packages."""
 from credence_client.aio import AsyncCredence
 from credence_client.errors import (Conflict, CredenceAPIError, CredenceError, Forbidden, InvalidInput, NotFound,
-                                    ServerError, ServiceUnreachable, Unauthorized, Unavailable)
+                                    ServerError, ServiceUnreachable, Unauthorized, Unavailable, UnknownEntity)
 from credence_client.retry import NO_RETRY, Retry
 from credence_client.sync import Credence
 
 __all__ = ["AsyncCredence", "Conflict", "Credence", "CredenceAPIError", "CredenceError", "Forbidden", "InvalidInput",
-           "NO_RETRY", "NotFound", "Retry", "ServerError", "ServiceUnreachable", "Unauthorized", "Unavailable"]
+           "NO_RETRY", "NotFound", "Retry", "ServerError", "ServiceUnreachable", "Unauthorized", "Unavailable",
+           "UnknownEntity"]

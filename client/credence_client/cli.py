@@ -4,6 +4,8 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence remember agent-1 "The user prefers dark mode" --type preference
     credence search agent-1 "UI theme" --explain
     credence context agent-1 "what does the user like?" --max-tokens 300
+    credence about agent-1 "Acme Corp"
+    credence path agent-1 Dana Seattle
     credence export --agent agent-1 > agent-1.jsonl
     credence import agent-1.jsonl --agent agent-1
 """
@@ -21,6 +23,7 @@ from pydantic import BaseModel
 from credence_client.endpoints import set_only
 from credence_client import transfer
 from credence_client.errors import CredenceAPIError, CredenceError, ServiceUnreachable
+from credence_client.models import ENTITY_KINDS
 from credence_client.sync import Credence
 
 Handler = Callable[[Credence, argparse.Namespace], Any]
@@ -47,6 +50,36 @@ def _context(api: Credence, a: argparse.Namespace) -> Any:
 
 def _list(api: Credence, a: argparse.Namespace) -> Any:
     return list(api.memories(a.agent, **set_only(status=a.status, memory_type=a.type, include_all=a.all or None)))
+
+
+def _entities(api: Credence, a: argparse.Namespace) -> Any:
+    return list(api.entities(a.agent, **set_only(kind=a.kind)))
+
+
+def _about(api: Credence, a: argparse.Namespace) -> Any:
+    return api.about(a.agent, api.entity_named(a.agent, a.name).id, as_of=a.as_of)
+
+
+def _entity(api: Credence, a: argparse.Namespace) -> Any:
+    return api.entity(a.agent, api.entity_named(a.agent, a.name).id, as_of=a.as_of)
+
+
+def _neighbourhood(api: Credence, a: argparse.Namespace) -> Any:
+    return api.entity_neighbourhood(a.agent, api.entity_named(a.agent, a.name).id, depth=a.depth, as_of=a.as_of)
+
+
+def _path(api: Credence, a: argparse.Namespace) -> Any:
+    ends = [api.entity_named(a.agent, name).id for name in (a.source, a.target)]
+    return api.entity_path(a.agent, *ends, max_hops=a.max_hops, as_of=a.as_of)
+
+
+def _merge_entities(api: Credence, a: argparse.Namespace) -> Any:
+    keep, merge = (api.entity_named(a.agent, name).id for name in (a.keep, a.merge))
+    return api.merge_entities(a.agent, keep, merge)
+
+
+def _update_entity(api: Credence, a: argparse.Namespace) -> Any:
+    return api.update_entity(a.agent, api.entity_named(a.agent, a.name).id, kind=a.kind, add_aliases=a.alias)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,6 +149,30 @@ def _parser() -> argparse.ArgumentParser:
     command("quarantine", lambda api, a: list(api.quarantined(a.agent)), "the quarantine lane", "agent")
     command("review", lambda api, a: api.review(a.agent, a.id, a.action, a.reason),
             "activate or reject a quarantined memory", "agent", "id", "action").add_argument("--reason")
+
+    # The entity graph: entities are named as memories name them (an alias works too).
+    command("entities", _entities, "a tenant's entities (people, places, organisations, products) in name order",
+            "agent").add_argument("--kind", choices=ENTITY_KINDS)
+    as_of = {"help": "what held at this ISO-8601 instant (default now)"}
+    command("about", _about, "what we know about an entity: relationships by type, memories by predicate",
+            "agent", "name").add_argument("--as-of", **as_of)
+    command("entity", _entity, "an entity and its relationships, historical ones included", "agent", "name"
+            ).add_argument("--as-of", **as_of)
+    sub = command("neighbourhood", _neighbourhood, "entities and relationships around an entity, ready to draw",
+                  "agent", "name")
+    sub.add_argument("--depth", type=int, help="1..3 relationships away (default 1)")
+    sub.add_argument("--as-of", **as_of)
+    sub = command("path", _path, "how two entities are connected: the shortest chain of relationships",
+                  "agent", "source", "target")
+    sub.add_argument("--max-hops", type=int, help="1..6 relationships (default 4)")
+    sub.add_argument("--as-of", **as_of)
+    sub = command("entity-update", _update_entity, "operators: set an entity's kind, add known aliases",
+                  "agent", "name")
+    sub.add_argument("--kind", choices=ENTITY_KINDS)
+    sub.add_argument("--alias", action="append", help="another name of it; repeatable")
+    command("merge-entities", _merge_entities, "administrators: fold the entity MERGE into KEEP (one transaction)",
+            "agent", "keep", "merge")
+
     command("ready", lambda api, a: api.ready(), "is the service ready?")
     transfer.register(command)
     return parser

@@ -7,19 +7,22 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, TypeAdapter
 
-from credence_client.errors import CredenceAPIError
-from credence_client.models import (AdminSearchResults, Conflict, Context, Deleted, Explanation, Feedback, History,
-                                    Link, Memory, MemoryPage, PredicateSchema, Resolution, Review, SearchResults,
-                                    StoredMemory, Supersession)
+from credence_client.errors import CredenceAPIError, UnknownEntity
+from credence_client.models import (About, AdminSearchResults, Conflict, Context, Deleted, Entity, EntityDetail,
+                                    EntityPage, EntityPath, Explanation, Feedback, History, Link, Memory, MemoryPage,
+                                    Neighbourhood, PredicateSchema, Resolution, Review, SearchResults, StoredMemory,
+                                    Supersession)
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+Instant = str | datetime  # an ISO-8601 string, or a timezone-aware datetime
 
 
 def set_only(**fields: Any) -> dict[str, Any]:
@@ -72,6 +75,23 @@ def _items(model: type[M], key: str) -> Callable[[Any], list[M]]:
         return adapter.validate_python(body[key])
     read.model, read.key = model, key  # type: ignore[attr-defined]
     return read
+
+
+def _named(name: str) -> Callable[[Any], Entity]:
+    """The one entity a name lookup found, or UnknownEntity (the service answers an empty list)."""
+    adapter = TypeAdapter(list[Entity])
+
+    def read(body: Any) -> Entity:
+        found = adapter.validate_python(body["entities"])
+        if not found:
+            raise UnknownEntity(name)
+        return found[0]
+    read.model, read.key = Entity, "entities"  # type: ignore[attr-defined]
+    return read
+
+
+def _instant(value: Instant | None) -> str | None:
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def _seg(value: str) -> str:
@@ -209,6 +229,51 @@ def links(agent: str, memory_id: str) -> Call[list[Link]]:
 
 def unlink(agent: str, memory_id: str, type: str, to: str) -> Call[None]:
     return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent}, read=lambda _: None)
+
+
+# The entity graph (docs/entities.md)
+def entities_params(agent: str, filters: dict[str, Any]) -> dict[str, Any]:
+    return {"agent": agent, "limit": 500, **filters}
+
+
+def entity_page(params: dict[str, Any], after: str | None) -> Call[EntityPage]:
+    """One page of a tenant's entities in name order; the clients follow `next_after` to the end."""
+    return Call("GET", "/v1/entities", set_only(**params, after=after), read=_model(EntityPage))
+
+
+def entity_named(agent: str, name: str) -> Call[Entity]:
+    """The entity going by `name` or one of its aliases (case and spaces ignored), or UnknownEntity."""
+    return Call("GET", "/v1/entities", {"agent": agent, "name": name}, read=_named(name))
+
+
+def entity(agent: str, entity_id: str, as_of: Instant | None) -> Call[EntityDetail]:
+    return Call("GET", f"/v1/entities/{_seg(entity_id)}", set_only(agent=agent, as_of=_instant(as_of)),
+                read=_model(EntityDetail))
+
+
+def entity_neighbourhood(agent: str, entity_id: str, depth: int | None, as_of: Instant | None) -> Call[Neighbourhood]:
+    return Call("GET", f"/v1/entities/{_seg(entity_id)}/neighbourhood",
+                set_only(agent=agent, depth=depth, as_of=_instant(as_of)), read=_model(Neighbourhood))
+
+
+def entity_path(agent: str, from_id: str, to_id: str, max_hops: int | None,
+                as_of: Instant | None) -> Call[EntityPath]:
+    return Call("GET", f"/v1/entities/{_seg(from_id)}/path/{_seg(to_id)}",
+                set_only(agent=agent, max_hops=max_hops, as_of=_instant(as_of)), read=_model(EntityPath))
+
+
+def about(agent: str, entity_id: str, as_of: Instant | None) -> Call[About]:
+    return Call("GET", f"/v1/entities/{_seg(entity_id)}/about", set_only(agent=agent, as_of=_instant(as_of)),
+                read=_model(About))
+
+
+def update_entity(agent: str, entity_id: str, kind: str | None, add_aliases: list[str] | None) -> Call[Entity]:
+    return Call("PATCH", f"/v1/entities/{_seg(entity_id)}",
+                json=set_only(agent=agent, kind=kind, add_aliases=add_aliases), read=_model(Entity))
+
+
+def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
+    return Call("POST", "/v1/entities:merge", json={"agent": agent, "keep": keep, "merge": merge}, read=_model(Entity))
 
 
 # Predicate schemas

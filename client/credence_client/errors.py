@@ -65,6 +65,16 @@ class NotFound(CredenceAPIError):
     """404: no such memory, conflict or predicate for this agent (another tenant's ids look missing too)."""
 
 
+class UnknownEntity(NotFound):
+    """No entity of the agent goes by this name or alias: the service's name lookup
+    (GET /v1/entities?name=) answered an empty list, which the client reports as a 404."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(404, "Not found", f"no entity named {name!r} (names and aliases match ignoring case "
+                                           "and spaces; entities come from the claims of memories)")
+        self.name = name
+
+
 class Conflict(CredenceAPIError):
     """409: a version conflict (`current_version` says the version to retry with) or a state that does
     not allow the call (resolving a resolved conflict, reviewing a memory not in quarantine)."""

@@ -29,7 +29,8 @@ from credence_client.aio import AsyncCredence
 from credence_client.config import from_environment
 from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, NotFound
-from credence_client.models import Conflict, Explanation, Feedback, Memory, Resolution, Review, SearchResults, StoredMemory
+from credence_client.models import (About, Conflict, EntityPath, Feedback, Memory, Resolution, Review, SearchResults,
+                                    StoredMemory)
 
 try:
     from mcp.server.mcpserver import MCPServer
@@ -47,7 +48,12 @@ INSTRUCTIONS = (
     "value, when the memory asserts a fact that can change, and the source it came from); `context` or "
     "`search` before answering; `reinforce`, `dispute` or `corroborate` when a memory proves right or wrong. "
     "A claim that contradicts a trusted belief is quarantined with a pending conflict: list them with "
-    "`conflicts` and settle them with `resolve_conflict`, or review the quarantine with `quarantined` and `review`.")
+    "`conflicts` and settle them with `resolve_conflict`, or review the quarantine with `quarantined` and `review`. "
+    "Claims also build a graph of people, places, organisations and products: `about` tells what is known about "
+    "one of them, `entity_path` how two of them are connected.")
+AsOf = Annotated[str | None, Field(description=(
+    "An ISO-8601 instant with a time zone (e.g. `2024-07-01T00:00:00Z`): answer with what held then. "
+    "Default: now."))]
 
 
 class ClaimArg(BaseModel):
@@ -153,6 +159,40 @@ class Tools:
         """Activate (its conflicts are decided again) or reject a quarantined memory."""
         return await self.api.review(agent, memory_id, action, reason)
 
+    async def about(
+        self, agent: str,
+        name: Annotated[str, Field(description=(
+            "The person, place, organisation or product as memories name it (the subject or value of a claim, "
+            "e.g. `user`, `Acme Corp`, `Lisbon`); case, spacing and known aliases do not matter."))],
+        as_of: AsOf = None,
+    ) -> About:
+        """What do we know about X: everything remembered about one person, place, organisation or
+        product. `relationships`: its ties to other entities, grouped by type (works_at, lives_in, knows,
+        manages, member_of, uses, born_in, located_in), each with a `strength` from 0 to 1 (more, more
+        trusted and more recent evidence is stronger), `current` (false: it used to hold, e.g. a former
+        employer) and the ids of the memories that evidence it. `memories`: the memories whose claims
+        name it, grouped by predicate. Fails when nothing remembered names it: use `search` then."""
+        return await self.api.about(agent, (await self.api.entity_named(agent, name)).id, as_of=as_of)
+
+    async def entity_path(
+        self, agent: str,
+        source: Annotated[str, Field(description="One entity's name (or alias), e.g. `Dana`.")],
+        target: Annotated[str, Field(description="The other entity's name (or alias), e.g. `Seattle`.")],
+        max_hops: Annotated[int, Field(ge=1, le=6, description="The longest chain to look for.")] = 4,
+        as_of: AsOf = None,
+    ) -> EntityPath:
+        """How two entities are connected: the shortest chain of relationships between them that hold
+        now (or at `as_of`), e.g. Dana -knows- user -works_at- Acme -located_in- Seattle.
+        `relationships[i]` joins `entities[i]` and `entities[i + 1]`; each relationship keeps its own
+        direction (`source` -> `target`) and the memories that evidence it. Fails when either name is
+        unknown, or when they are not connected within `max_hops` relationships."""
+        ends = [(await self.api.entity_named(agent, name)).id for name in (source, target)]
+        try:
+            return await self.api.entity_path(agent, *ends, max_hops=max_hops, as_of=as_of)
+        except NotFound as exc:
+            raise ToolError(f"{source!r} and {target!r} are not connected within {max_hops} relationships "
+                            f"holding {'at ' + as_of if as_of else 'now'} ({problem_text(exc)})") from exc
+
     async def forget(self, agent: str, memory_id: str) -> Memory:
         """Archive a memory: it leaves retrieval but stays, with its history, for audit. (Erasing for
         good is not offered to models: an operator does it with `credence forget --hard`.)"""
@@ -164,8 +204,8 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 TOOLS: dict[str, ToolAnnotations] = {
     "remember": WRITE, "search": READ_ONLY, "context": READ_ONLY, "reinforce": WRITE, "dispute": WRITE,
     "corroborate": WRITE, "conflicts": READ_ONLY, "resolve_conflict": WRITE, "quarantined": READ_ONLY,
-    "review": WRITE, "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True,
-                                               open_world_hint=False),
+    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY,
+    "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False),
 }
 
 

@@ -304,9 +304,115 @@ class PredicateSchema(Model):
     updated_at: datetime | None
 
 
+# What an entity may be; a test holds it equal to the service's (tests/integration/test_client_schema.py).
+ENTITY_KINDS = ("person", "place", "organisation", "product", "other")
+
+
+class Entity(Model):
+    """A person, place, organisation or product the tenant's claims name (docs/entities.md)."""
+    openapi = "EntityOut"
+    id: str
+    name: str
+    kind: str
+    aliases: list[str]
+    mentions: int
+    created_at: datetime | None
+
+
+class EntityRef(Model):
+    openapi = "EntityRefOut"
+    id: str
+    name: str
+    kind: str
+
+
+class Relationship(Model):
+    """`source` -[type]-> `target`, evidenced by memories; `current` false: historical (closed)."""
+    openapi = "RelationshipOut"
+    id: str
+    type: str
+    source: EntityRef
+    target: EntityRef
+    strength: float
+    mentions: int
+    trust: float
+    first_seen: datetime | None
+    last_seen: datetime | None
+    valid_from: datetime | None
+    valid_until: datetime | None
+    current: bool
+    memory_ids: list[str]
+
+
+class EntityPage(Model):
+    openapi = "EntitiesOut"
+    entities: list[Entity]
+    next_after: str | None
+
+
+class EntityDetail(Model):
+    openapi = "EntityDetailOut"
+    entity: Entity
+    relationships: list[Relationship]
+
+
+class GraphNode(Model):
+    openapi = "GraphNodeOut"
+    entity: Entity
+    hops: int
+
+
+class Neighbourhood(Model):
+    """Nodes (with their distance in relationships) and edges around `root`, ready to draw."""
+    openapi = "NeighbourhoodOut"
+    root: str
+    nodes: list[GraphNode]
+    edges: list[Relationship]
+
+
+class EntityPath(Model):
+    """`relationships[i]` joins `entities[i]` and `entities[i + 1]`."""
+    openapi = "PathOut"
+    entities: list[EntityRef]
+    relationships: list[Relationship]
+
+
+class Mention(Model):
+    openapi = "MentionOut"
+    memory_id: str
+    text: str
+    status: str
+    role: str
+    subject: str
+    predicate: str
+    value: str
+    created_at: datetime | None
+
+
+class PredicateGroup(Model):
+    openapi = "PredicateGroupOut"
+    predicate: str
+    memories: list[Mention]
+
+
+class RelationshipGroup(Model):
+    openapi = "RelationshipGroupOut"
+    type: str
+    relationships: list[Relationship]
+
+
+class About(Model):
+    """What we know about an entity: its relationships by type, the memories naming it by predicate."""
+    openapi = "AboutOut"
+    entity: Entity
+    relationships: list[RelationshipGroup]
+    memories: list[PredicateGroup]
+
+
 # Every model above, for the schema test and for readers.
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, MemoryPage, Deleted, Operation, History, Related, SearchHit,
     SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
-    Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema,
+    Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema, Entity, EntityRef, Relationship,
+    EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,
 )

@@ -15,11 +15,11 @@ import httpx
 
 from credence_client import endpoints as e
 from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
-from credence_client.endpoints import Call, set_only
+from credence_client.endpoints import Call, Instant, set_only
 from credence_client.errors import ServiceUnreachable
-from credence_client.models import (AdminSearchResults, Conflict, Context, Deleted, Explanation, Feedback, History,
-                                    Link, Memory, PredicateSchema, Resolution, Review, SearchResults, StoredMemory,
-                                    Supersession)
+from credence_client.models import (About, AdminSearchResults, Conflict, Context, Deleted, Entity, EntityDetail,
+                                    EntityPath, Explanation, Feedback, History, Link, Memory, Neighbourhood,
+                                    PredicateSchema, Resolution, Review, SearchResults, StoredMemory, Supersession)
 from credence_client.retry import Retry
 
 T = TypeVar("T")
@@ -77,6 +77,15 @@ class Credence:
             yield from page.items
             cursor = page.next_cursor
             if not cursor:
+                return
+
+    def _entity_pages(self, params: dict[str, Any]) -> Iterator[Entity]:
+        after = None
+        while True:
+            page = self.send(e.entity_page(params, after))
+            yield from page.entities
+            after = page.next_after
+            if not after:
                 return
 
     # Memories
@@ -174,6 +183,43 @@ class Credence:
 
     def unlink(self, agent: str, memory_id: str, type: str, to: str) -> None:
         self.send(e.unlink(agent, memory_id, type, to))
+
+    # The entity graph (docs/entities.md): ids are entity ids; `entity_named` finds one by name
+    def entities(self, agent: str, **filters: Any) -> Iterator[Entity]:
+        """Every entity of the agent in name order, page by page; filters kind (person, place,
+        organisation, product, other) and name (one entity, by name or alias)."""
+        return self._entity_pages(e.entities_params(agent, filters))
+
+    def entity_named(self, agent: str, name: str) -> Entity:
+        """The entity going by this name or alias (case and spaces ignored); UnknownEntity (a NotFound) if none."""
+        return self.send(e.entity_named(agent, name))
+
+    def entity(self, agent: str, entity_id: str, *, as_of: Instant | None = None) -> EntityDetail:
+        """The entity and its relationships (historical ones with current=False); with as_of, those that held then."""
+        return self.send(e.entity(agent, entity_id, as_of))
+
+    def entity_neighbourhood(self, agent: str, entity_id: str, *, depth: int | None = None,
+                             as_of: Instant | None = None) -> Neighbourhood:
+        """Entities and relationships within depth (1..3, default 1) hops that hold now or at as_of."""
+        return self.send(e.entity_neighbourhood(agent, entity_id, depth, as_of))
+
+    def entity_path(self, agent: str, from_id: str, to_id: str, *, max_hops: int | None = None,
+                    as_of: Instant | None = None) -> EntityPath:
+        """The shortest chain of relationships (max_hops 1..6, default 4) between two entities; NotFound if none."""
+        return self.send(e.entity_path(agent, from_id, to_id, max_hops, as_of))
+
+    def about(self, agent: str, entity_id: str, *, as_of: Instant | None = None) -> About:
+        """What we know about the entity: its relationships by type, the memories naming it by predicate."""
+        return self.send(e.about(agent, entity_id, as_of))
+
+    def update_entity(self, agent: str, entity_id: str, *, kind: str | None = None,
+                      add_aliases: list[str] | None = None) -> Entity:
+        """Operators: set the kind, add known aliases (an alias naming another entity is a Conflict: merge them)."""
+        return self.send(e.update_entity(agent, entity_id, kind, add_aliases))
+
+    def merge_entities(self, agent: str, keep: str, merge: str) -> Entity:
+        """Administrators: fold `merge` into `keep` (claims, relationships, evidence; its names become aliases)."""
+        return self.send(e.merge_entities(agent, keep, merge))
 
     # Predicate schemas
     def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:

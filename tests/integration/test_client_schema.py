@@ -2,7 +2,7 @@
 credence_client.models names the component of the live /openapi.json it reads; every field it
 declares exists there with a type it accepts (whatever the service may send, the model takes), and
 a field the model requires is one the service always sends. The MCP server's vocabularies (sources,
-resolution and review actions) are the service's."""
+resolution and review actions) and the client's entity kinds are the service's."""
 from __future__ import annotations
 
 import inspect
@@ -94,7 +94,8 @@ def test_each_call_reads_the_schema_its_route_answers_with(client):
     the route's answer holds it in), for every call in credence_client/endpoints.py."""
     spec = client.get("/openapi.json").json()
     placeholders = {"str": "x", "str | None": None, "dict[str, Any]": {}, "list[str]": ["x"],
-                    "list[str | dict[str, Any]]": ["x"], "list[dict[str, Any]]": [{}]}
+                    "list[str | dict[str, Any]]": ["x"], "list[dict[str, Any]]": [{}], "int | None": None,
+                    "Instant | None": None, "list[str] | None": None}
     checked = []
     for name, fn in inspect.getmembers(endpoints, inspect.isfunction):
         if fn.__module__ != endpoints.__name__ or name.startswith("_") or \
@@ -118,7 +119,7 @@ def test_each_call_reads_the_schema_its_route_answers_with(client):
             held = spec["components"]["schemas"][wrapper]["properties"][call.read.key]
             assert ref_name(held["items"]) == model.openapi, (name, held)
         checked.append(name)
-    assert len(checked) >= 28  # every route the clients call
+    assert len(checked) >= 36  # every route the clients call
 
 
 def test_the_comparison_catches_a_mismatch(client):
@@ -148,3 +149,4 @@ def test_the_mcp_server_s_vocabularies_are_the_service_s(client):
     assert list(get_args(mcp_server.SourceType)) == enum("ProvenanceIn", "source")
     assert choices("resolve_conflict", "action") == enum("ResolveIn", "action")
     assert choices("review", "action") == enum("ReviewIn", "action")
+    assert list(models.ENTITY_KINDS) == enum("EntityOut", "kind") == enum("EntityPatch", "kind")

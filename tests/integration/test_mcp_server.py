@@ -5,6 +5,7 @@ service's plain HTTP API."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -28,7 +29,7 @@ from tests.integration.test_service_process import BACKENDS, free_port, launch, 
 pytestmark = pytest.mark.slow
 CREDENCE_MCP = shutil.which("credence-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate", "conflicts", "resolve_conflict",
-         "quarantined", "review", "forget"}
+         "quarantined", "review", "forget", "about", "entity_path"}
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))
@@ -57,8 +58,11 @@ def new_agent() -> str:
 async def stdio_session(url: str, agent: str, *args: str) -> AsyncIterator[Client]:
     """`credence-mcp` over stdio, configured as a desktop MCP host would (env and flags only)."""
     assert CREDENCE_MCP, "the credence-mcp entry point is not installed (pip install -e './client[mcp]')"
+    # PYTHONPATH passes through (the SDK hands a server only a few safe variables), so a worktree's
+    # checkout of the client is the one run, not the editable install's.
+    passed = {"PYTHONPATH": os.environ["PYTHONPATH"]} if os.environ.get("PYTHONPATH") else {}
     params = StdioServerParameters(command=CREDENCE_MCP, args=list(args),
-                                   env={"CREDENCE_URL": url, "CREDENCE_AGENT": agent})
+                                   env={"CREDENCE_URL": url, "CREDENCE_AGENT": agent, **passed})
     async with Client(params, read_timeout_seconds=120) as client:
         yield client
 
@@ -154,6 +158,45 @@ def test_feedback_review_and_forget_through_mcp(service):
             assert found["results"] == []
 
     anyio.run(session)
+
+
+def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
+    agent = new_agent()
+
+    def fact(subject: str, predicate: str, value: str, **when: str) -> dict[str, Any]:
+        return {"text": f"{subject} {predicate} {value}", "source": "user_explicit",
+                "claim": {"subject": subject, "predicate": predicate, "value": value, **when}}
+
+    async def session() -> dict[str, Any]:
+        async with stdio_session(service, agent) as mcp:
+            tools = {t.name: t for t in (await mcp.list_tools()).tools}
+            assert tools["about"].annotations.read_only_hint and tools["entity_path"].annotations.read_only_hint
+            for memory in (fact("user", "employer", "Acme"), fact("Acme", "headquarters", "Seattle"),
+                           fact("user", "friend", "Dana"), fact("Dana", "lives_in", "Paris")):
+                await call(mcp, "remember", **memory)
+
+            about = await call(mcp, "about", name="ACME")  # by name, case ignored
+            assert about["entity"]["name"] == "Acme"
+            assert {g["type"]: [(r["source"]["name"], r["target"]["name"]) for r in g["relationships"]]
+                    for g in about["relationships"]} == {"located_in": [("Acme", "Seattle")],
+                                                         "works_at": [("user", "Acme")]}
+            assert {g["predicate"]: [m["role"] for m in g["memories"]] for g in about["memories"]} == {
+                "employer": ["value"], "headquarters": ["subject"]}
+
+            path = await call(mcp, "entity_path", source="Seattle", target="Paris")
+            assert [e["name"] for e in path["entities"]] == ["Seattle", "Acme", "user", "Dana", "Paris"]
+            assert [r["type"] for r in path["relationships"]] == ["located_in", "works_at", "knows", "lives_in"]
+
+            far = await failure(mcp, "entity_path", source="Seattle", target="Paris", max_hops=3)
+            assert "'Seattle' and 'Paris' are not connected within 3 relationships" in far
+            assert "no entity named 'Globex'" in await failure(mcp, "about", name="Globex")
+            assert "as_of" in await failure(mcp, "about", name="Acme", as_of="last spring")
+            return about
+
+    about = anyio.run(session)
+    # The same answer over plain HTTP, for the configured agent.
+    plain = httpx.get(f"{service}/v1/entities/{about['entity']['id']}/about", params={"agent": agent}).json()
+    assert plain["entity"] == about["entity"]
 
 
 def test_problems_become_tool_errors_with_the_service_s_own_detail(service):
