@@ -4,12 +4,19 @@ search mode, on public conversational-memory datasets, through the real service 
     make bench-conversations                       # or:
     .venv/bin/python bench/conversation_quality.py [--realmem-personas 4] [--record]
     .venv/bin/python bench/conversation_quality.py --fit     # also refit the fusion on the tuning halves
+    .venv/bin/python bench/conversation_quality.py --datasets madial   # the third dataset, on its own
 
 The data is not in git. Fetch it first (bench/data/ is git-ignored; CREDENCE_BENCH_DATA points
 elsewhere), and a dataset whose files are absent is skipped, saying so:
 
     .venv/bin/python -m bench.datasets.fetch_realtalk
     .venv/bin/python -m bench.datasets.fetch_realmem
+    .venv/bin/python -m bench.datasets.fetch_madial
+
+MADial-Bench (`madial`) is not in the default `--datasets`: the shipped fusion weights and the
+neighbour weight were fitted on the tuning halves of the other two, and adding it to a run adds
+its tuning half to the ablation's refits. Its "conversations" are users' memory archives (dated
+events) and its questions are dialogues up to the turn that should recall them.
 
 How it measures
 ---------------
@@ -48,7 +55,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import fusion_fit  # noqa: E402
-from bench.datasets import realmem, realtalk  # noqa: E402
+from bench.datasets import madial, realmem, realtalk  # noqa: E402
 from bench.datasets.common import Dataset, split  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.memories.model import NewMemory  # noqa: E402
@@ -60,6 +67,7 @@ from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 
 MODES = ("keyword", "vector", "hybrid")
+DEFAULT_DATASETS = "realtalk,realmem"
 POOL = 200
 BATCH = 256
 MAX_CHARS = 8_000  # longer turns are cut (RealMem has a few of 20-80k characters); the model reads 256 tokens
@@ -125,7 +133,8 @@ def load_datasets(args) -> tuple[list[Dataset], list[str]]:
     loaded, skipped = [], []
     for name in args.datasets.split(","):
         ds = (realtalk.load() if name == "realtalk" else realmem.load(personas=args.realmem_personas)
-              if name == "realmem" else None)
+              if name == "realmem" else madial.load(user_lines_only=args.madial_user_lines)
+              if name == "madial" else None)
         if ds is None:
             skipped.append(f"{name}: files absent (run .venv/bin/python -m bench.datasets.fetch_{name}); skipped")
         else:
@@ -228,19 +237,24 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", default="realtalk,realmem")
+    parser.add_argument("--datasets", default=DEFAULT_DATASETS, help="of realtalk, realmem, madial (default %(default)s)")
     parser.add_argument("--realmem-personas", type=int, default=4, help="of 10, to bound the run (default 4)")
+    parser.add_argument("--madial-user-lines", action="store_true",
+                        help="MADial questions from the user's lines only (a sensitivity check; default: the whole dialogue)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--heap", default="2g")
     parser.add_argument("--data-dir", help="kept after the run, and reused by the next run with the same datasets "
                                            "(no second ingest); default: a temporary one, removed after")
-    parser.add_argument("--pools", type=Path, default=OUT / "conversation_pools.pkl",
-                        help="where the candidate pools are saved (default %(default)s)")
+    parser.add_argument("--pools", type=Path, help="where the candidate pools are saved (default: "
+                        "bench/out/conversation_pools.pkl, or conversation_pools-<datasets>.pkl for other datasets)")
     parser.add_argument("--ingest-only", action="store_true", help="with --data-dir: store the turns and stop")
     parser.add_argument("--offline", action="store_true", help="rank the saved pools again, without the service")
     parser.add_argument("--fit", action="store_true", help="refit the fusion on the tuning halves and print it")
     parser.add_argument("--record", action="store_true", help="write the tables into docs/benchmarks.md")
     args = parser.parse_args()
+    if args.pools is None:  # a run of other datasets keeps its own pools, so --offline of the default run still works
+        args.pools = OUT / ("conversation_pools.pkl" if args.datasets == DEFAULT_DATASETS
+                            else f"conversation_pools-{args.datasets.replace(',', '-')}.pkl")
     datasets, skipped = load_datasets(args)
     if not datasets:
         print("\n".join(skipped) + "\nno dataset to run", file=sys.stderr)
@@ -271,7 +285,9 @@ def main() -> None:
     body = tables(rows, datasets, skipped, timing, model, args, neighbours)
     print(f"{title}\n{machine}\n\n{body}")
     if args.record:
-        record("conversation-quality", f"### {title}\n\n{machine}\n\n{body}\n")
+        # a run of other datasets than the default gets its own block, so it never replaces the default run's
+        key = "conversation-quality" + ("" if args.datasets == DEFAULT_DATASETS else "-" + args.datasets.replace(",", "-"))
+        record(key, f"### {title}\n\n{machine}\n\n{body}\n")
 
 
 if __name__ == "__main__":
