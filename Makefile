@@ -84,12 +84,15 @@ bench-load: $(STAMPS)/python
 bench-quality: $(STAMPS)/python
 	$(BIN)/python bench/retrieval_quality.py $(BENCH_ARGS)
 
-# Real conversations (issue 12): fetches REALTALK and RealMem into bench/data/ (git-ignored) when
-# absent, then measures; a dataset that cannot be fetched is skipped, saying so.
+# Real conversations (issue 12): fetches REALTALK, RealMem and MADial-Bench into bench/data/
+# (git-ignored) when absent, then measures; a dataset that cannot be fetched is skipped, saying so.
+# MADial runs on its own: the shipped fusion is fitted on the other two.
 bench-conversations: $(STAMPS)/python
 	test -d bench/data/realtalk || $(BIN)/python -m bench.datasets.fetch_realtalk || true
 	test -d bench/data/realmem || $(BIN)/python -m bench.datasets.fetch_realmem || true
+	test -d bench/data/madial || $(BIN)/python -m bench.datasets.fetch_madial || true
 	$(BIN)/python bench/conversation_quality.py $(BENCH_ARGS)
+	$(BIN)/python bench/conversation_quality.py --datasets madial $(BENCH_ARGS)
 
 lint-cypher: $(STAMPS)/lint
 	node $(LINTDIR)/lint.js cypher
