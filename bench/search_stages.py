@@ -186,9 +186,7 @@ async def main(args: argparse.Namespace) -> None:
             same = sum(a == b for a, b in zip(answers["before"], answers["after"]))
             print(f"same hits, scores and order in both arms: {same} of {len(answers['after'])} searches")
         if profiler:
-            stats = pstats.Stats(profiler).sort_stats("tottime")
-            stats.print_stats(25)
-            stats.print_callers("join|send")
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
     finally:
         await services.close()
 
