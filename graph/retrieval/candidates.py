@@ -86,7 +86,7 @@ class CandidateSearch:
         # a page that keeps too few widens below.
         k = first_k(pool, self.keyword_max_k, self.hints.share(key))
         while True:
-            row = await self.runner.read_tx(lambda tx: tx.one("retrieval/fulltext", k=k, lucene=lucene, **filters))
+            row = await self.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **filters)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
                 break
@@ -117,7 +117,7 @@ class CandidateSearch:
         key = (filters["agent"], tuple(filters["statuses"]))
         k = first_k(pool, self.vector_max_k, self.hints.share(key))
         while True:
-            row = await self.runner.read_tx(lambda tx: tx.one("retrieval/vector", k=k, embedding=embedding, **filters))
+            row = await self.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if row["scanned"] == k:  # a full page says how much of the index is this tenant's
                 self.hints.observe_share(key, max(kept, 1) / k)

@@ -11,7 +11,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from neo4j import AsyncDriver, AsyncManagedTransaction
+from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, AsyncSession
 from neo4j.exceptions import (ClientError, ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired,
                               TransientError)
 
@@ -115,7 +115,7 @@ class Tx:
     `one`, `optional`, `many`, `scalar` and `execute` each state the shape the caller relies on; it
     must be the one the query's file declares, and the rows must fit it."""
 
-    def __init__(self, tx: AsyncManagedTransaction, registry: QueryRegistry) -> None:
+    def __init__(self, tx: AsyncManagedTransaction | AsyncSession, registry: QueryRegistry) -> None:
         self._tx, self._registry = tx, registry
         self.statements: list[str] = []  # names run so far, for the collision counts
         self.failed_here = False  # a statement (not the commit) raised the transient error
@@ -182,7 +182,12 @@ class GraphRunner:
         self.collisions = Collisions()
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
-        return await self._bounded("read", lambda tx: tx.run(name, **params))
+        """One read statement, run as its own transaction (auto-commit, see _execute)."""
+        return await self._bounded("read", lambda tx: tx.run(name, **params), single=True)
+
+    async def read_one(self, name: str, **params: Any) -> dict[str, Any]:
+        """One read statement that answers exactly one row (`returns: one`), as `read`."""
+        return await self._bounded("read", lambda tx: tx.one(name, **params), single=True)
 
     async def write(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return await self._bounded("write", lambda tx: tx.run(name, **params))
@@ -195,24 +200,24 @@ class GraphRunner:
         `kind="background"`: bookkeeping off the request path, retried for its own bounded time."""
         return await self._bounded(kind, work)
 
-    async def _bounded(self, mode: Kind, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def _bounded(self, mode: Kind, work: Callable[[Tx], Awaitable[T]], single: bool = False) -> T:
         reason = self.unavailable()
         if reason is not None:
             raise BackendUnavailable(reason, public=f"{reason}; retry later")
         try:
             async with asyncio.timeout(self.timeout):
-                return await self._execute(mode, work)
+                return await self._execute(mode, work, single)
         except TimeoutError:
             # A write cut off here may or may not have committed, as with any lost connection:
             # an Idempotency-Key makes its retry safe.
             message = f"the graph database did not answer within {self.timeout:g}s (CREDENCE_BACKEND_TIMEOUT)"
             raise BackendUnavailable(message, public=message) from None
 
-    async def _execute(self, mode: Kind, work: Callable[[Tx], Awaitable[T]]) -> T:
+    async def _execute(self, mode: Kind, work: Callable[[Tx], Awaitable[T]], single: bool = False) -> T:
         hook = write_hook.get() if mode == "write" else None
         last: list[Tx] = []  # the latest attempt's statements, to say where a collision happened
 
-        async def unit(tx: AsyncManagedTransaction) -> T:
+        async def unit(tx: AsyncManagedTransaction | AsyncSession) -> T:
             wrapped = Tx(tx, self.registry)
             last[:] = [wrapped]
             if hook is not None:
@@ -226,11 +231,18 @@ class GraphRunner:
         # With a policy, the driver makes one attempt and this loop retries, so that each
         # collision is seen (and counted) and the waits are the policy's; without one, the driver
         # retries for NEO4J_MAX_TRANSACTION_RETRY_TIME.
-        config = {"max_transaction_retry_time": 0} if self.retry is not None else {}
+        config: dict[str, Any] = {"max_transaction_retry_time": 0} if self.retry is not None else {}
+        if mode == "read":
+            config["default_access_mode"] = READ_ACCESS
         backoff, duplicates = _Backoff(self.retry, mode), 0
         while True:
             try:
                 async with self.driver.session(database=self.database, **config) as session:
+                    if single and self.retry is not None:
+                        # One read statement is a transaction by itself: auto-commit sends it in one
+                        # round trip, where a managed transaction adds BEGIN's and COMMIT's (about a
+                        # millisecond per search query, docs/benchmarks.md). This loop retries it.
+                        return await unit(session)
                     runner = session.execute_read if mode == "read" else session.execute_write
                     return await runner(unit)
             except ConstraintError as exc:

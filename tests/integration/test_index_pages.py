@@ -1,0 +1,46 @@
+"""The pages of the global indexes (retrieval/vector, retrieval/fulltext) as a large tenant's search
+reads them: one row always, every hit counted in `scanned`, only this tenant's hits listed, and
+with explain its hidden ones too, each with its reason. The queries filter this tenant's hits after
+counting the page, so a page without any of them is the edge to hold."""
+from __future__ import annotations
+
+from graph.retrieval.model import SearchQuery
+from graph.retrieval.service import visibility
+from tests.helpers import store
+
+
+def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -> tuple[dict, dict]:
+    filters = visibility(SearchQuery(agent=agent, text=text), explain=explain)
+    embedding = run(services.retrieval.embed, text)
+    lucene = " ".join(text.lower().split())
+    vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))
+    fulltext = run(lambda: services.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **filters))
+    return vector, fulltext
+
+
+def test_a_page_without_this_tenants_hits_is_one_row_that_counts_the_others(client, agent, services, run):
+    other = f"{agent}-crowd"
+    for i in range(5):
+        store(client, other, f"Quokka sighting number {i} on Rottnest island")
+    vector, fulltext = pages(services, run, f"{agent}-nobody", "quokka rottnest", explain=True)
+    assert vector["hits"] == [] and vector["scanned"] >= 5
+    assert fulltext["hits"] == [] and fulltext["scanned"] >= 5
+    nothing = pages(services, run, agent, "xylophonist", explain=False)[1]
+    assert nothing == {"scanned": 0, "hits": []}
+
+
+def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client, agent, services, run):
+    other = f"{agent}-crowd"
+    for i in range(5):
+        store(client, other, f"Wombat burrow survey {i} near the creek")
+    shown = store(client, agent, "The user counted wombat burrows near the creek")
+    hidden = store(client, agent, "Wombat burrow count from last spring near the creek")
+    client.delete(f"/v1/memories/{hidden['id']}", params={"agent": agent})  # archived
+
+    for page in pages(services, run, agent, "wombat burrow creek", explain=False):
+        assert [h["id"] for h in page["hits"]] == [shown["id"]] and page["scanned"] >= 7
+    vector, fulltext = pages(services, run, agent, "wombat burrow creek", explain=True)
+    for page in (vector, fulltext):
+        assert {h["id"]: h["reason"] for h in page["hits"]} == {shown["id"]: None, hidden["id"]: "archived"}
+    assert [h["text"] for h in fulltext["hits"] if h["id"] == shown["id"]] == [shown["text"]]
+    assert [h.get("text") for h in fulltext["hits"] if h["id"] == hidden["id"]] == [None]  # hidden: no text
