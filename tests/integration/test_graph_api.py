@@ -225,6 +225,23 @@ def test_superseded_memories_stay_out_of_expansion_unless_asked(client, agent):
     assert shown[new["id"]]["hops"] == 2 and shown[new["id"]]["kinds"][0] == "CAUSES"
 
 
+def test_expansion_screens_session_scope_as_search_does(client, agent):
+    """A session's own memory shows only in that session; in it, the global belief the session
+    overrides is hidden (the filter's EXISTS branch), also when reached by an edge."""
+    glob = belief(client, agent, "Budget is $500 for the offsite", "$500", "document")
+    trip = store(client, agent, "For this trip the budget is $900", provenance={"source": "user_explicit"},
+                 claim={"subject": "user", "predicate": "budget_is", "value": "$900", "scope": "session",
+                        "session_id": "trip-1"})
+    venue = store(client, agent, "The offsite venue raised its prices")
+    for target in (glob, trip):
+        assert link(client, agent, venue, target, "CAUSES").status_code == 201
+    outside = related_of(client, agent, "offsite venue raised its prices", depth=1)
+    assert glob["id"] in outside and trip["id"] not in outside
+    [hit] = search(client, agent, "offsite venue raised its prices", limit=1, session_id="trip-1",
+                   expand={"depth": 1})
+    assert hit["id"] == venue["id"] and [r["id"] for r in hit["related"]] == [trip["id"]]
+
+
 def test_context_expands_one_hop_by_default_and_as_asked(client, agent):
     root, mid, leaf, note = chain(client, agent)
     body = {"agent": agent, "query": "quarterly budget cut", "max_memories": 1, "max_tokens": 2000}
