@@ -4,7 +4,8 @@ ArcadeDB (or a local Neo4j), through the service layer (no HTTP), query embeddin
 
 Edges: each memory gets EDGES_PER_MEMORY outgoing edges (CAUSES, SUPPORTS, PROMOTED_FROM, picked at
 random) to random memories of the tenant, so depth 2 walks a real neighbourhood (about 4 edges
-per memory, both directions: ~20 memories within two hops of each hit). The two variants run
+per memory, both directions: ~20 memories within two hops of each hit, of which each result lists
+the nearest expand.limit, 10 by default). The two variants run
 interleaved query by query, so drift affects both alike. Prints a table; with --record, writes it
 into docs/benchmarks.md.
 
@@ -82,6 +83,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
             variants = {"depth 0": Expand(depth=0), "depth 2": Expand(depth=2)}
             timings: dict[str, list[float]] = {v: [] for v in variants}
             related: list[int] = []
+            cut: list[int] = []  # results per search whose related list stopped at expand.limit
             for i, q in enumerate(qs):
                 for name, expand in variants.items():
                     t0 = time.perf_counter()
@@ -92,6 +94,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
                         timings[name].append(elapsed)
                         if expand.depth:
                             related.append(sum(len(h.related) for h in result.hits))
+                            cut.append(sum(h.related_truncated for h in result.hits))
         finally:
             await services.close()
     base95 = percentile(timings["depth 0"], 95)
@@ -100,6 +103,8 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
         p50, p95 = percentile(values, 50), percentile(values, 95)
         table.append((f"expand {name}", f"{p50:.1f}", f"{p95:.1f}", "" if name == "depth 0" else f"{p95 - base95:+.1f}"))
     table.append(("related memories per search at depth 2 (mean)", f"{sum(related) / len(related):.0f}", "", ""))
+    table.append((f"results cut at expand.limit {Expand().limit} per search (mean)", f"{sum(cut) / len(cut):.1f}", "",
+                  ""))
     return table
 
 

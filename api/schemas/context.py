@@ -34,7 +34,10 @@ class ContextMemoryOut(BaseModel):
     expanded_from: list[str] = Field(description="Search hits of the pool it was reached from (empty for search "
                                                  "hits).")
     related: list[RelatedOut] = Field(description="For search hits: the memories their edges reach, nearest "
-                                                  "first, whether or not they made it into the context.")
+                                                  "first, at most expand.limit, whether or not they made it into "
+                                                  "the context.")
+    related_truncated: bool = Field(description="For search hits: true when their edges reached more memories than "
+                                                "expand.limit; `related` lists the nearest.")
 
 
 class ExcludedOut(BaseModel):
@@ -74,7 +77,8 @@ class ContextResponse(BaseModel):
             memories.append(ContextMemoryOut(id=item.id, text=c.memory.text, memory_type=c.memory.memory_type,
                                              status=c.memory.status, composite_score=c.value, via=c.via,
                                              expanded_from=list(c.expanded_from),
-                                             related=[RelatedOut.of(r) for r in c.related]))
+                                             related=[RelatedOut.of(r) for r in c.related],
+                                             related_truncated=c.related_truncated))
         explain = None
         if request.explain:
             meta = SearchMetaOut.of(result.search_meta, request.query, request.agent) if result.search_meta else None

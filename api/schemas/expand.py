@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, StrictInt
 from api.schemas.common import Request
 from api.schemas.links import LinkType
 from graph.links.expansion import Expand, Related
-from graph.links.kinds import EDGE_KINDS, MAX_DEPTH
+from graph.links.kinds import DEFAULT_RELATED, EDGE_KINDS, MAX_DEPTH, MAX_RELATED
 
 
 class ExpandOptions(Request):
@@ -18,10 +18,13 @@ class ExpandOptions(Request):
                                          description="Edge kinds to follow; default every kind.")
     direction: Literal["out", "in", "both"] = Field(
         "both", description="out: along the edges (a result's causes' effects...); in: against them; both.")
+    limit: StrictInt = Field(DEFAULT_RELATED, ge=1, le=MAX_RELATED,
+                             description="Related memories listed per result, nearest first (fewest hops, then "
+                                         "kind and id); a result that reached more says so in related_truncated.")
 
     def to_domain(self) -> Expand:
         return Expand(depth=self.depth, kinds=tuple(dict.fromkeys(self.kinds)) if self.kinds else EDGE_KINDS,
-                      direction=self.direction)
+                      direction=self.direction, limit=self.limit)
 
 
 class RelatedOut(BaseModel):

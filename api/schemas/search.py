@@ -160,13 +160,15 @@ class SearchHitOut(MemoryOut):
     ranking_signals: dict[str, float]
     explain: HitExplain | None = Field(None, description="With explain: true.")
     related: list[RelatedOut] = Field([], description="With expand: the memories this result's edges reach, "
-                                                       "nearest first.")
+                                                       "nearest first, at most expand.limit.")
+    related_truncated: bool = Field(False, description="With expand: true when this result's edges reached more "
+                                                       "memories than expand.limit; `related` lists the nearest.")
 
     @classmethod
     def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> "SearchHitOut":
         out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
                   composite_score=hit.composite, ranking_signals=hit.signals.as_dict(),
-                  related=[RelatedOut.of(r) for r in hit.related])
+                  related=[RelatedOut.of(r) for r in hit.related], related_truncated=hit.related_truncated)
         if explain:
             out.explain = HitExplain(
                 retrieved=Retrieved(vector_similarity=hit.similarity, keyword_score=hit.keyword_score,

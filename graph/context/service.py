@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import dataclass, replace
 
 from graph.context.format import ContextItem
-from graph.links.expansion import Expand, Related, check_expand, related
+from graph.links.expansion import Expand, Reached, Related, check_expand, related
 from graph.retrieval.fusion import fuse
 from graph.memories.model import Memory
 from graph.retrieval.model import SearchMeta, SearchQuery, check_query
@@ -37,6 +37,7 @@ class Candidate:
     via: str  # "search", or the edge kinds that brought it in (the last hop of each path)
     expanded_from: tuple[str, ...] = ()
     related: tuple[Related, ...] = ()  # pool memories from search: what their edges reach
+    related_truncated: bool = False  # they reached more than expand.limit; the nearest are listed
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ class ContextService:
         result = await self.retrieval.search(search, embedding)
         reached = await related(self.runner, [h.memory.id for h in result.hits], query.expand,
                                 visibility(search, explain=False))
-        pool = {h.memory.id: Candidate(h.memory, h.composite, "search", related=reached.get(h.memory.id, ()))
+        pool = {h.memory.id: Candidate(h.memory, h.composite, "search", related=reached.of(h.memory.id),
+                                       related_truncated=h.memory.id in reached.cut)
                 for h in result.hits}
         pool.update(await self._reached(search, await embedding, reached, set(pool), weights))
 
@@ -71,12 +73,12 @@ class ContextService:
         self.retrieval.access.record(search.agent, [i.id for i in packed.included])
         return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
 
-    async def _reached(self, search: SearchQuery, embedding: list[float], reached: dict[str, tuple[Related, ...]],
+    async def _reached(self, search: SearchQuery, embedding: list[float], reached: Reached,
                        pool: set[str], weights: Weights) -> dict[str, Candidate]:
         """The memories expansion reached outside the pool, scored as candidates."""
         kinds: dict[str, set[str]] = {}
         starts: dict[str, set[str]] = {}
-        for start, found in reached.items():
+        for start, found in reached.related.items():
             for r in found:
                 if r.id not in pool:
                     kinds.setdefault(r.id, set()).add(r.kind)

@@ -2,14 +2,15 @@
 reach within `depth` hops, each with the nearest path to it. One bounded variable-length Cypher
 query per request (cypher/links/expand/depth_N), never a round trip per hop; the memories on the
 way are screened by the same visibility filter as search, so a hidden (say superseded) memory is
-neither returned nor walked through unless the caller shows it."""
+neither returned nor walked through unless the caller shows it. Each result lists at most
+`expand.limit` memories, the nearest first, and says when its list was cut."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
 from graph.core.errors import InvalidInput
-from graph.links.kinds import DIRECTIONS, EDGE_KINDS, MAX_DEPTH
+from graph.links.kinds import DEFAULT_RELATED, DIRECTIONS, EDGE_KINDS, MAX_DEPTH, MAX_RELATED
 from graph.store.gateway import GraphRunner
 
 
@@ -18,6 +19,7 @@ class Expand:
     depth: int = 0  # 0: no expansion
     kinds: tuple[str, ...] = EDGE_KINDS
     direction: str = "both"  # out: along the edges; in: against them; both
+    limit: int = DEFAULT_RELATED  # related memories listed per result, the nearest first
 
 
 def check_expand(expand: Expand) -> Expand:
@@ -30,6 +32,8 @@ def check_expand(expand: Expand) -> Expand:
             raise InvalidInput(f"expand.kinds[{i}]", f"must be one of {', '.join(EDGE_KINDS)}")
     if expand.direction not in DIRECTIONS:
         raise InvalidInput("expand.direction", f"must be one of {', '.join(DIRECTIONS)}")
+    if isinstance(expand.limit, bool) or not isinstance(expand.limit, int) or not 1 <= expand.limit <= MAX_RELATED:
+        raise InvalidInput("expand.limit", f"must be an integer from 1 to {MAX_RELATED}")
     return expand
 
 
@@ -48,31 +52,48 @@ class Related:
     directions: tuple[str, ...]  # each hop's direction
 
 
-def nearest(rows: list[dict[str, Any]]) -> dict[str, tuple[Related, ...]]:
+@dataclass(frozen=True)
+class Reached:
+    """What an expansion reached: each start's related memories, nearest first, and the starts
+    whose list was cut at expand.limit (they reached more; nothing is dropped silently)."""
+    related: dict[str, tuple[Related, ...]]
+    cut: frozenset[str] = frozenset()
+
+    def of(self, start: str) -> tuple[Related, ...]:
+        return self.related.get(start, ())
+
+
+NOTHING = Reached({})
+
+
+def nearest(rows: list[dict[str, Any]], limit: int = MAX_RELATED) -> Reached:
     """expand rows (one per path) as each start's related memories: one per memory reached, by its
-    nearest path, ordered by hops, then kind and id."""
-    best: dict[tuple[str, str], dict[str, Any]] = {}
+    nearest path (fewest hops, then smallest ids, kinds and directions), ordered by hops, then kind
+    and id, and the first `limit` of them."""
+    best: dict[tuple[str, str], tuple[tuple, dict[str, Any]]] = {}
     for row in rows:
         key = (row["from_id"], row["path"][-1])
-        rank = (len(row["kinds"]), row["path"], row["kinds"])
-        if key not in best or rank < (len(best[key]["kinds"]), best[key]["path"], best[key]["kinds"]):
-            best[key] = row
+        # A hop runs along its edge (out) when the edge starts where the hop does.
+        directions = ["out" if start == at else "in" for start, at in zip(row["starts"], row["path"])]
+        rank = (len(row["kinds"]), row["path"], row["kinds"], directions)
+        if key not in best or rank < best[key][0]:
+            best[key] = (rank, row)
     out: dict[str, list[Related]] = {}
-    for (start, _), row in best.items():
+    for (start, _), ((hops, path, kinds, directions), row) in best.items():
         m = row["memory"]
         out.setdefault(start, []).append(Related(
-            id=m["id"], text=m["text"], memory_type=m["memory_type"], status=m["status"], kind=row["kinds"][-1],
-            direction=row["directions"][-1], hops=len(row["kinds"]), path=tuple(row["path"]),
-            kinds=tuple(row["kinds"]), directions=tuple(row["directions"])))
-    return {k: tuple(sorted(v, key=lambda r: (r.hops, r.kind, r.id))) for k, v in out.items()}
+            id=m["id"], text=m["text"], memory_type=m["memory_type"], status=m["status"], kind=kinds[-1],
+            direction=directions[-1], hops=hops, path=tuple(path), kinds=tuple(kinds), directions=tuple(directions)))
+    ordered = {k: sorted(v, key=lambda r: (r.hops, r.kind, r.id)) for k, v in out.items()}
+    return Reached({k: tuple(v[:limit]) for k, v in ordered.items()},
+                   frozenset(k for k, v in ordered.items() if len(v) > limit))
 
 
-async def related(runner: GraphRunner, ids: list[str], expand: Expand, filters: dict[str, Any]
-                  ) -> dict[str, tuple[Related, ...]]:
+async def related(runner: GraphRunner, ids: list[str], expand: Expand, filters: dict[str, Any]) -> Reached:
     """The memories reached from `ids`; `filters` are the search's visibility parameters."""
     if expand.depth == 0 or not ids:
-        return {}
+        return NOTHING
     visibility = {k: v for k, v in filters.items() if k != "explain"}
     rows = await runner.read(f"links/expand/depth_{expand.depth}", ids=ids, kinds=list(expand.kinds),
                              direction=expand.direction, **visibility)
-    return nearest(rows)
+    return nearest(rows, expand.limit)

@@ -11,6 +11,9 @@ ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
 EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
 DIRECTIONS = ("out", "in", "both")
 MAX_DEPTH = 3
+# Related memories listed per result: the nearest first, cut at expand.limit (a hit whose list was
+# cut says so). Beyond a few dozen a list is noise to a reader and cost to every search.
+DEFAULT_RELATED, MAX_RELATED = 10, 50
 
 _WHY_ENGINE = {
     "SUPERSEDES": "the belief engine writes SUPERSEDES when a belief replaces another; store or review the "

@@ -65,7 +65,8 @@ class SearchHit:
     composite: float
     superseded_by: str | None = None
     keyword_hits: tuple[str, ...] | None = None  # explain only
-    related: tuple[Related, ...] = ()  # with expand: the memories its edges reach
+    related: tuple[Related, ...] = ()  # with expand: the memories its edges reach, nearest first
+    related_truncated: bool = False  # with expand: it reached more than expand.limit; the nearest are listed
 
 
 @dataclass(frozen=True)

@@ -164,9 +164,12 @@ class RetrievalService:
             ranked.append(_Ranked(id_, fused.relevance, f.similarity, kw, s, composite(s, weights), tuple(matched)))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
         ranked = sorted(ranked, key=order)[:query.limit]
-        # Only what is returned is hydrated. A memory changed since it was ranked drops out here.
-        rows = await self.runner.read("retrieval/hydrate", ids=[r.id for r in ranked], embedding=embedding,
-                                      **visibility(query, explain=False)) if ranked else []
+        # Only what is returned is hydrated, and expanded: both at once, the expansion from the ranked
+        # results (a memory changed since it was ranked drops out at hydration, and its related with it).
+        hydrated = self.runner.read("retrieval/hydrate", ids=[r.id for r in ranked], embedding=embedding,
+                                    **visibility(query, explain=False)) if ranked else _no_rows()
+        rows, reached = await asyncio.gather(hydrated, related(self.runner, [r.id for r in ranked], query.expand,
+                                                               filters))
         by_id = {row["memory"]["id"]: row for row in rows}
         hits = [SearchHit(memory=memory_from_map(by_id[r.id]["memory"], by_id[r.id]["claim"]), score=r.score,
                           similarity=self._reported_cosine(r, by_id[r.id]), keyword_score=r.keyword_score,
@@ -175,8 +178,8 @@ class RetrievalService:
                           keyword_hits=r.keyword_hits if query.explain else None)
                 for r in ranked if r.id in by_id]
         if query.expand.depth:
-            reached = await related(self.runner, [h.memory.id for h in hits], query.expand, filters)
-            hits = [replace(h, related=reached.get(h.memory.id, ())) for h in hits]
+            hits = [replace(h, related=reached.of(h.memory.id), related_truncated=h.memory.id in reached.cut)
+                    for h in hits]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
         meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
@@ -210,6 +213,10 @@ def options_of(query: SearchQuery) -> dict[str, Any]:
         elif isinstance(v, tuple):
             out[k] = list(v)
     return out
+
+
+async def _no_rows() -> list[dict[str, Any]]:
+    return []
 
 
 async def _none() -> Candidates:

@@ -225,6 +225,23 @@ def test_superseded_memories_stay_out_of_expansion_unless_asked(client, agent):
     assert shown[new["id"]]["hops"] == 2 and shown[new["id"]]["kinds"][0] == "CAUSES"
 
 
+def test_expansion_screens_session_scope_as_search_does(client, agent):
+    """A session's own memory shows only in that session; in it, the global belief the session
+    overrides is hidden (the filter's EXISTS branch), also when reached by an edge."""
+    glob = belief(client, agent, "Budget is $500 for the offsite", "$500", "document")
+    trip = store(client, agent, "For this trip the budget is $900", provenance={"source": "user_explicit"},
+                 claim={"subject": "user", "predicate": "budget_is", "value": "$900", "scope": "session",
+                        "session_id": "trip-1"})
+    venue = store(client, agent, "The offsite venue raised its prices")
+    for target in (glob, trip):
+        assert link(client, agent, venue, target, "CAUSES").status_code == 201
+    outside = related_of(client, agent, "offsite venue raised its prices", depth=1)
+    assert glob["id"] in outside and trip["id"] not in outside
+    [hit] = search(client, agent, "offsite venue raised its prices", limit=1, session_id="trip-1",
+                   expand={"depth": 1})
+    assert hit["id"] == venue["id"] and [r["id"] for r in hit["related"]] == [trip["id"]]
+
+
 def test_context_expands_one_hop_by_default_and_as_asked(client, agent):
     root, mid, leaf, note = chain(client, agent)
     body = {"agent": agent, "query": "quarterly budget cut", "max_memories": 1, "max_tokens": 2000}
@@ -244,11 +261,32 @@ def test_context_expands_one_hop_by_default_and_as_asked(client, agent):
     assert all(m["related"] == [] for m in none["memories"])
 
 
+def test_expand_lists_the_nearest_up_to_its_limit_and_says_when_it_cut(client, agent):
+    root, mid, leaf, note = chain(client, agent)
+    [full] = search(client, agent, "quarterly budget cut", limit=1, expand={"depth": 2})
+    assert [r["id"] for r in full["related"]] == [mid["id"], note["id"], leaf["id"]]  # hops, then kind, then id
+    assert full["related_truncated"] is False
+    [cut] = search(client, agent, "quarterly budget cut", limit=1, expand={"depth": 2, "limit": 2})
+    assert [r["id"] for r in cut["related"]] == [mid["id"], note["id"]] and cut["related_truncated"] is True
+    [exact] = search(client, agent, "quarterly budget cut", limit=1, expand={"depth": 2, "limit": 3})
+    assert len(exact["related"]) == 3 and exact["related_truncated"] is False
+    # Context lists each hit's nearest the same way, and only those join its pool.
+    body = {"agent": agent, "query": "quarterly budget cut", "max_memories": 1, "max_tokens": 2000}
+    out = client.post("/v1/context", json={**body, "expand": {"depth": 1, "limit": 1}}).json()
+    by_id = {m["id"]: m for m in out["memories"]}
+    assert [r["id"] for r in by_id[root["id"]]["related"]] == [mid["id"]] and by_id[root["id"]]["related_truncated"]
+    assert by_id[mid["id"]]["expanded_from"] == [root["id"]]
+    assert all(m["id"] == mid["id"] for m in out["memories"] if root["id"] in m["expanded_from"])
+    whole = client.post("/v1/context", json={**body, "expand": {"depth": 1}}).json()
+    assert not {m["id"]: m for m in whole["memories"]}[root["id"]]["related_truncated"]
+
+
 def test_bad_expand_options_get_422(client, agent):
     for expand, field in (({"depth": 4}, "expand.depth"), ({"depth": -1}, "expand.depth"),
                           ({"depth": "2"}, "expand.depth"), ({"depth": 1, "kinds": ["LIKES"]}, "expand.kinds"),
                           ({"depth": 1, "kinds": []}, "expand.kinds"), ({"depth": 1, "direction": "up"},
                                                                         "expand.direction"),
-                          ({"depth": 1, "hops": 2}, "expand.hops")):
+                          ({"depth": 1, "hops": 2}, "expand.hops"), ({"depth": 1, "limit": 0}, "expand.limit"),
+                          ({"depth": 1, "limit": 51}, "expand.limit"), ({"depth": 1, "limit": "5"}, "expand.limit")):
         problem = assert_problem(client.post("/v1/search", json={"agent": agent, "query": "x", "expand": expand}), 422)
         assert any(e["field"].startswith(field) for e in problem["errors"]), problem
