@@ -4,6 +4,7 @@ search mode, on public conversational-memory datasets, through the real service 
     make bench-conversations                       # or:
     .venv/bin/python bench/conversation_quality.py [--realmem-personas 4] [--record]
     .venv/bin/python bench/conversation_quality.py --fit     # also refit the fusion on the tuning halves
+    .venv/bin/python bench/conversation_quality.py --model /path/to/model --pools bench/out/pools-model.pkl
 
 The data is not in git. Fetch it first (bench/data/ is git-ignored; CREDENCE_BENCH_DATA points
 elsewhere), and a dataset whose files are absent is skipped, saying so:
@@ -124,7 +125,7 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
 def load_datasets(args) -> tuple[list[Dataset], list[str]]:
     loaded, skipped = [], []
     for name in args.datasets.split(","):
-        ds = (realtalk.load() if name == "realtalk" else realmem.load(personas=args.realmem_personas)
+        ds = (realtalk.load(chats=args.realtalk_chats) if name == "realtalk" else realmem.load(personas=args.realmem_personas)
               if name == "realmem" else None)
         if ds is None:
             skipped.append(f"{name}: files absent (run .venv/bin/python -m bench.datasets.fetch_{name}); skipped")
@@ -136,7 +137,7 @@ def load_datasets(args) -> tuple[list[Dataset], list[str]]:
 async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, str], dict]:
     own_dir = args.data_dir is None
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-conversations-"))
-    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap))
+    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap, embedding_model=args.model))
     rows, timing, neighbours = [], {}, {}
     try:
         for ds in datasets:
@@ -230,8 +231,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", default="realtalk,realmem")
     parser.add_argument("--realmem-personas", type=int, default=4, help="of 10, to bound the run (default 4)")
+    parser.add_argument("--realtalk-chats", type=int, help="of 10, to bound the run (default all)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--heap", default="2g")
+    parser.add_argument("--model", help="a local sentence-transformers model directory (as CREDENCE_EMBEDDING_MODEL); "
+                                        "default: the shipped all-MiniLM-L6-v2. The fusion weights stay as shipped "
+                                        "unless --fit")
     parser.add_argument("--data-dir", help="kept after the run, and reused by the next run with the same datasets "
                                            "(no second ingest); default: a temporary one, removed after")
     parser.add_argument("--pools", type=Path, default=OUT / "conversation_pools.pkl",
