@@ -1,7 +1,7 @@
 """Speed of an embedding model as the service runs it: batch encoding (ingest) and single queries.
 
     .venv/bin/python bench/embedding_models.py                      # the shipped all-MiniLM-L6-v2
-    .venv/bin/python bench/embedding_models.py /path/to/model ...   # any local sentence-transformers models
+    .venv/bin/python bench/embedding_models.py default /path/to/model ...   # it, then any local models
 
 Per model: dimensions, size on disk, the licence its model card declares, ingest sentences/s
 (real REALTALK turns, encoded in the service's batches of 64 on torch with every thread) and
@@ -62,7 +62,7 @@ def measure(model: str | None, sentences: list[str], queries: list[str], cache: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("models", nargs="*", help="local model directories (default: the shipped MiniLM)")
+    parser.add_argument("models", nargs="*", help="local model directories; `default` (or none) is the shipped MiniLM")
     parser.add_argument("--sentences", type=int, default=1024, help="REALTALK turns encoded for ingest speed")
     parser.add_argument("--queries", type=int, default=300, help="REALTALK questions embedded one at a time")
     args = parser.parse_args()
@@ -74,8 +74,8 @@ def main() -> None:
     cache = Path(tempfile.gettempdir()) / "credence-models"
     print("| model | licence | size on disk | dims | ingest sentences/s | query ms p50 / p95 (runtime) |")
     print("| --- | --- | --- | --- | --- | --- |")
-    for model in args.models or [None]:
-        r = measure(model, turns, questions, cache)
+    for model in args.models or ["default"]:
+        r = measure(None if model == "default" else model, turns, questions, cache)
         print(f"| {r['model']} | {r['licence']} | {r['size_mb']:.0f} MB | {r['dims']} | {r['ingest_per_s']:.0f} | "
               f"{r['query_p50']:.1f} / {r['query_p95']:.1f} ({r['query_runtime']}) |", flush=True)
 
