@@ -5,6 +5,7 @@ search mode, on public conversational-memory datasets, through the real service 
     .venv/bin/python bench/conversation_quality.py [--realmem-personas 4] [--record]
     .venv/bin/python bench/conversation_quality.py --fit     # also refit the fusion on the tuning halves
     .venv/bin/python bench/conversation_quality.py --datasets madial   # the third dataset, on its own
+    .venv/bin/python bench/conversation_quality.py --model /path/to/model --pools bench/out/pools-model.pkl
 
 The data is not in git. Fetch it first (bench/data/ is git-ignored; CREDENCE_BENCH_DATA points
 elsewhere), and a dataset whose files are absent is skipped, saying so:
@@ -132,9 +133,9 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
 def load_datasets(args) -> tuple[list[Dataset], list[str]]:
     loaded, skipped = [], []
     for name in args.datasets.split(","):
-        ds = (realtalk.load() if name == "realtalk" else realmem.load(personas=args.realmem_personas)
-              if name == "realmem" else madial.load(user_lines_only=args.madial_user_lines)
-              if name == "madial" else None)
+        ds = (realtalk.load(chats=args.realtalk_chats) if name == "realtalk"
+              else realmem.load(personas=args.realmem_personas) if name == "realmem"
+              else madial.load(user_lines_only=args.madial_user_lines) if name == "madial" else None)
         if ds is None:
             skipped.append(f"{name}: files absent (run .venv/bin/python -m bench.datasets.fetch_{name}); skipped")
         else:
@@ -145,7 +146,7 @@ def load_datasets(args) -> tuple[list[Dataset], list[str]]:
 async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, str], dict]:
     own_dir = args.data_dir is None
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-conversations-"))
-    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap))
+    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap, embedding_model=args.model))
     rows, timing, neighbours = [], {}, {}
     try:
         for ds in datasets:
@@ -241,8 +242,12 @@ def main() -> None:
     parser.add_argument("--realmem-personas", type=int, default=4, help="of 10, to bound the run (default 4)")
     parser.add_argument("--madial-user-lines", action="store_true",
                         help="MADial questions from the user's lines only (a sensitivity check; default: the whole dialogue)")
+    parser.add_argument("--realtalk-chats", type=int, help="of 10, to bound the run (default all)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--heap", default="2g")
+    parser.add_argument("--model", help="a local sentence-transformers model directory (as CREDENCE_EMBEDDING_MODEL); "
+                                        "default: the shipped all-MiniLM-L6-v2. The fusion weights stay as shipped "
+                                        "unless --fit")
     parser.add_argument("--data-dir", help="kept after the run, and reused by the next run with the same datasets "
                                            "(no second ingest); default: a temporary one, removed after")
     parser.add_argument("--pools", type=Path, help="where the candidate pools are saved (default: "

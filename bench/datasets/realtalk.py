@@ -18,13 +18,14 @@ def _when(text: str) -> datetime:
     return datetime.strptime(text.strip(), "%d.%m.%Y, %H:%M:%S").replace(tzinfo=timezone.utc)
 
 
-def load(root: Path | None = None) -> Dataset | None:
+def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
+    """chats: how many of the ten (in FILES' order) to load, to bound a run; default all."""
     root = root or data_dir("realtalk")
     files = [root / f for f in FILES]
     if not all(f.exists() for f in files):
         return None
     conversations, questions, dropped = {}, [], 0
-    for path in files:
+    for path in files[:chats]:
         chat = re.sub(r"^Chat_(\d+)_.*$", r"chat\1", path.stem)
         raw = json.loads(path.read_text())
         turns = []
@@ -46,6 +47,7 @@ def load(root: Path | None = None) -> Dataset | None:
                 continue
             questions.append(Question(conversation=chat, text=qa["question"], evidence=evidence,
                                       kind=KINDS.get(qa.get("category"), str(qa.get("category")))))
+    notes = [f"first {chats} of {len(FILES)} chats (deterministic, to bound the run)"] if chats else []
     return Dataset(name="REALTALK", licence="none stated (used locally, not redistributed)",
                    source=f"github.com/{REPO}@{COMMIT[:10]}", conversations=conversations, questions=questions,
-                   notes=[f"{dropped} questions without a resolvable evidence turn dropped"] if dropped else [])
+                   notes=notes + ([f"{dropped} questions without a resolvable evidence turn dropped"] if dropped else []))

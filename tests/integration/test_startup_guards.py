@@ -1,4 +1,5 @@
-"""Start-up refuses a graph built with another embedding dimension, and a dead backend is a 503."""
+"""The vector index follows the model's dimension, start-up refuses a graph built with another
+dimension, and a dead backend is a 503."""
 from __future__ import annotations
 
 import asyncio
@@ -11,7 +12,7 @@ from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.core.errors import SchemaMismatch
 from graph.services import Services
 from tests.conftest import backend_test_settings
-from tests.helpers import assert_problem
+from tests.helpers import assert_problem, search, store
 
 pytestmark = pytest.mark.slow
 
@@ -33,6 +34,25 @@ def model_128d(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("models") / "minilm-128d"
     projected.save(str(path))
     return str(path)
+
+
+def test_a_new_graph_takes_the_dimension_of_the_configured_model(kind, tmp_path, model_128d):
+    """A 128-dimension model on a new graph: the index is built at 128, and search goes through it."""
+    other = SentenceTransformerEmbedder(model_128d)
+    texts = ["The user's sister lives in Porto.", "Invoice INV-4471 is due on 3 June.", "The cat prefers tuna."]
+    query = "Where does the user's sister live?"
+    # exact_scan_max 0: even three memories are ranked by the ANN index, not by the exact scan.
+    settings = backend_test_settings(kind, tmp_path, exact_scan_max=0)
+    with TestClient(create_app(settings=settings, embedder=other)) as client:
+        for text in texts:
+            store(client, "dims", text)
+        results = search(client, "dims", query, mode="vector", limit=3)
+        runner = client.app.state.services.runner
+        meta = client.portal.call(runner.read_tx, lambda tx: tx.one("store/meta/get_embedding_meta"))
+    assert meta["dimensions"] == 128
+    assert [r["text"] for r in results][0] == texts[0]
+    expected = other.encode([r["text"] for r in results]) @ other.encode([query])[0]
+    assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
 
 
 def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(kind, tmp_path, embedder, model_128d):
