@@ -114,7 +114,8 @@ def markdown(table: list[tuple[str, ...]], args: argparse.Namespace) -> str:
     return (f"Run {date.today().isoformat()}: `bench/expand_search.py --n {args.n} --backend {args.backend}`, "
             f"{args.n} memories in one tenant, {EDGES_PER_MEMORY} random edges out of each ({', '.join(KINDS)}), "
             f"{args.searches} searches per variant after {args.warmup} warm-up, interleaved; "
-            f"{os.cpu_count()} cores shared with other work, so figures are noisy.\n\n" + "\n".join(lines) + "\n")
+            f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end (other work on the cores "
+            f"makes the figures noisy).\n\n" + "\n".join(lines) + "\n")
 
 
 def main() -> None:
