@@ -6,12 +6,7 @@
 // params: k, lucene, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: one
 CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $k}) YIELD node AS m, score
-// Hits of other tenants only count towards `scanned`: the filter runs on the hits of this tenant
-// alone (a tenth of the page with ten tenants); run on every hit it cost about a sixth of the query.
-WITH count(*) AS scanned, collect(CASE WHEN m.agent = $agent THEN {node: m, score: score} END) AS mine
-// One row even when no hit is of this tenant; its null node is dropped below.
-UNWIND CASE WHEN mine = [] THEN [null] ELSE mine END AS hit
-WITH scanned, hit.node AS m, hit.score AS score
+// include: retrieval/tenant_hits
 WITH scanned, m, score, CASE
   // include: retrieval/visibility
 END AS reason

@@ -166,10 +166,10 @@ class RetrievalService:
         ranked = sorted(ranked, key=order)[:query.limit]
         # Only what is returned is hydrated, and expanded: both at once, the expansion from the ranked
         # results (a memory changed since it was ranked drops out at hydration, and its related with it).
-        hydrated = self.runner.read("retrieval/hydrate", ids=[r.id for r in ranked], embedding=embedding,
+        ids = [r.id for r in ranked]
+        hydrated = self.runner.read("retrieval/hydrate", ids=ids, embedding=embedding,
                                     **visibility(query, explain=False)) if ranked else _no_rows()
-        rows, reached = await asyncio.gather(hydrated, related(self.runner, [r.id for r in ranked], query.expand,
-                                                               filters))
+        rows, reached = await asyncio.gather(hydrated, related(self.runner, ids, query.expand, filters))
         by_id = {row["memory"]["id"]: row for row in rows}
         hits = [SearchHit(memory=memory_from_map(by_id[r.id]["memory"], by_id[r.id]["claim"]), score=r.score,
                           similarity=self._reported_cosine(r, by_id[r.id]), keyword_score=r.keyword_score,
