@@ -10,6 +10,7 @@ RETURN e.id AS id,
        [x IN collect(CASE WHEN m IS NULL THEN null ELSE {memory_id: m.id, text: m.text, status: m.status,
           trust: m.trust, created_at: m.created_at, role: a.role, subject: c.subject, predicate: c.predicate,
           value: c.value, start: coalesce(m.valid_from, m.created_at),
-          end: coalesce(m.valid_until, CASE m.status WHEN 'superseded' THEN m.superseded_at
-                                                      WHEN 'archived' THEN m.updated_at END)} END)
+          end:
+// include: entities/window_end
+          } END)
         WHERE x IS NOT NULL] AS memories

@@ -79,20 +79,25 @@ class QueryRegistry:
         return [q for n, q in sorted(self._queries.items(), key=lambda kv: _order(kv[0]))
                 if n.rpartition("/")[0] == prefix]
 
-    def _expand(self, name: str, source: str) -> str:
+    def _expand(self, name: str, source: str, within: tuple[str, ...] = ()) -> str:
+        """`source` with every include replaced by its fragment, itself expanded (a fragment may
+        include another; `within` holds the fragments being expanded, so a cycle fails loudly)."""
         lines = []
         for line in source.splitlines():
             match = _INCLUDE.match(line)
             if match is None:
                 lines.append(line)
                 continue
-            fragment = self._root / f"{match.group(1)}.fragment"
+            included = match.group(1)
+            fragment = self._root / f"{included}.fragment"
             if not fragment.exists():
-                raise ValueError(f"cypher/{name}.cypher includes {match.group(1)}, but {fragment} does not exist")
+                raise ValueError(f"cypher/{name}.cypher includes {included}, but {fragment} does not exist")
+            if included in within:
+                raise ValueError(f"cypher/{name}.cypher: fragment {included} includes itself")
             body = fragment.read_text().splitlines()
             while body and body[0].lstrip().startswith("//"):
                 body.pop(0)
-            lines += body
+            lines += self._expand(name, "\n".join(body), within + (included,)).splitlines()
         return "\n".join(lines) + "\n"
 
     def statements(self, name: str, suffix: str) -> list[str]:

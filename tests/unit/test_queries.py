@@ -84,6 +84,24 @@ def test_an_include_of_a_missing_fragment_fails_at_load(tmp_path):
         QueryRegistry(tmp_path)
 
 
+def test_a_fragment_may_include_another_and_both_are_expanded(tmp_path):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "outer.fragment").write_text("// doc\nWHERE m.x =\n// include: g/inner\n")
+    (tmp_path / "g" / "inner.fragment").write_text("// doc\n  $x\n")
+    (tmp_path / "g" / "q.cypher").write_text("// params: x\n// returns: many\nMATCH (m)\n// include: g/outer\nRETURN m\n")
+    query = QueryRegistry(tmp_path)["g/q"]
+    assert query.text.strip() == "MATCH (m)\nWHERE m.x =\n  $x\nRETURN m"
+    assert query.params == {"x"}
+
+
+def test_a_fragment_that_includes_itself_fails_at_load(tmp_path):
+    (tmp_path / "g").mkdir()
+    (tmp_path / "g" / "loop.fragment").write_text("MATCH (m)\n// include: g/loop\n")
+    (tmp_path / "g" / "q.cypher").write_text("// returns: many\n// include: g/loop\nRETURN m\n")
+    with pytest.raises(ValueError, match="g/loop includes itself"):
+        QueryRegistry(tmp_path)
+
+
 def test_group_runs_numbered_files_in_number_order_not_text_order(tmp_path):
     # Migrations run in this order; as text, "10_x" would run before "2_x".
     (tmp_path / "m").mkdir()
