@@ -67,20 +67,20 @@ NOTHING = Reached({})
 
 
 def nearest(rows: list[dict[str, Any]], limit: int = MAX_RELATED) -> Reached:
-    """expand rows (one per path) as each start's related memories: one per memory reached, by its
-    nearest path (fewest hops, then smallest ids, kinds and directions), ordered by hops, then kind
-    and id, and the first `limit` of them."""
+    """expand rows (one per start, with every path from it) as each start's related memories: one
+    per memory reached, by its nearest path (fewest hops, then smallest ids, kinds and directions),
+    ordered by hops, then kind and id, and the first `limit` of them."""
     best: dict[tuple[str, str], tuple[tuple, dict[str, Any]]] = {}
     for row in rows:
-        key = (row["from_id"], row["path"][-1])
-        # A hop runs along its edge (out) when the edge starts where the hop does.
-        directions = ["out" if start == at else "in" for start, at in zip(row["starts"], row["path"])]
-        rank = (len(row["kinds"]), row["path"], row["kinds"], directions)
-        if key not in best or rank < best[key][0]:
-            best[key] = (rank, row)
+        for path in row["paths"]:
+            key = (row["from_id"], path["ids"][-1])
+            # A hop runs along its edge (out) when the edge starts where the hop does.
+            directions = ["out" if start == at else "in" for start, at in zip(path["starts"], path["ids"])]
+            rank = (len(path["kinds"]), path["ids"], path["kinds"], directions)
+            if key not in best or rank < best[key][0]:
+                best[key] = (rank, path)
     out: dict[str, list[Related]] = {}
-    for (start, _), ((hops, path, kinds, directions), row) in best.items():
-        m = row["memory"]
+    for (start, _), ((hops, path, kinds, directions), m) in best.items():
         out.setdefault(start, []).append(Related(
             id=m["id"], text=m["text"], memory_type=m["memory_type"], status=m["status"], kind=kinds[-1],
             direction=directions[-1], hops=hops, path=tuple(path), kinds=tuple(kinds), directions=tuple(directions)))

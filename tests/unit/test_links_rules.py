@@ -33,18 +33,27 @@ def test_expand_is_bounded(expand, field):
 
 
 def row(path, kinds, directions=None):
-    """An expand row as the query returns it: each edge's start node, from each hop's direction."""
+    """One path of an expand row as the query returns it: each edge's start node, from each hop's
+    direction, and the memory reached."""
     directions = directions or ["out"] * len(kinds)
     starts = [path[i] if d == "out" else path[i + 1] for i, d in enumerate(directions)]
-    return {"from_id": path[0], "path": path, "kinds": kinds, "starts": starts,
-            "memory": {"id": path[-1], "text": path[-1], "memory_type": "semantic", "status": "active"}}
+    return {"ids": path, "kinds": kinds, "starts": starts,
+            "id": path[-1], "text": path[-1], "memory_type": "semantic", "status": "active"}
+
+
+def per_start(paths):
+    """The paths as the query groups them: one row per start."""
+    rows: dict[str, list] = {}
+    for path in paths:
+        rows.setdefault(path["ids"][0], []).append(path)
+    return [{"from_id": start, "paths": found} for start, found in rows.items()]
 
 
 def test_each_memory_reached_keeps_its_nearest_path_then_the_smallest_ids():
     rows = [row(["a", "b", "c"], ["CAUSES", "CAUSES"]), row(["a", "c"], ["SUPPORTS"], ["in"]),
             row(["a", "x", "d"], ["CAUSES", "SUPPORTS"]), row(["a", "b", "d"], ["CAUSES", "CAUSES"]),
             row(["a", "b"], ["CAUSES"]), row(["z", "b"], ["SUPPORTS"])]
-    found = nearest(rows).related
+    found = nearest(per_start(rows)).related
     assert [(r.id, r.hops, r.path, r.kind, r.direction) for r in found["a"]] == [
         ("b", 1, ("a", "b"), "CAUSES", "out"), ("c", 1, ("a", "c"), "SUPPORTS", "in"),
         ("d", 2, ("a", "b", "d"), "CAUSES", "out")]
@@ -54,9 +63,9 @@ def test_each_memory_reached_keeps_its_nearest_path_then_the_smallest_ids():
 def test_each_list_is_cut_at_the_limit_nearest_first_and_says_so():
     rows = [row(["a", "b"], ["SUPPORTS"]), row(["a", "c"], ["CAUSES"], ["in"]), row(["a", "b", "d"], ["CAUSES", "CAUSES"]),
             row(["a", "e"], ["CAUSES"]), row(["z", "b"], ["SUPPORTS"])]
-    found = nearest(rows, limit=2)
+    found = nearest(per_start(rows), limit=2)
     assert [(r.id, r.direction) for r in found.of("a")] == [("c", "in"), ("e", "out")]  # 1 hop, then kind, then id
     assert found.cut == {"a"} and [r.id for r in found.of("z")] == ["b"]
-    whole = nearest(rows, limit=3)
+    whole = nearest(per_start(rows), limit=3)
     assert [r.id for r in whole.of("a")] == ["c", "e", "b"] and "a" in whole.cut
-    assert nearest(rows, limit=4).cut == frozenset()
+    assert nearest(per_start(rows), limit=4).cut == frozenset()
