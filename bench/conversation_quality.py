@@ -60,7 +60,7 @@ from bench.datasets import madial, realmem, realtalk  # noqa: E402
 from bench.datasets.common import Dataset, split  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval import keywords  # noqa: E402
+from graph.retrieval import fusion, keywords  # noqa: E402
 from graph.retrieval.model import SearchQuery  # noqa: E402
 from graph.retrieval.rerank import Weights  # noqa: E402
 from graph.retrieval.service import visibility  # noqa: E402
@@ -230,7 +230,8 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
                          f"{mean(reciprocal_rank(x, r['relevant']) for x, r in zip(ranked, mine)):.3f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"Fusion as shipped: {model.describe()}.")
+    lines.append(f"Fusion as shipped: {model.describe()}; in hybrid search BM25 and coverage count "
+                 f"min(1, {fusion.LONG_QUERY_TERMS} / query terms).")
     for s in skipped:
         lines.append(f"\nSkipped: {s}")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ def pool(vector: dict, keyword: dict, terms: list[str], own: str | None, size: i
         c.update(bm25=f.score, krank=rank, cov=len(keywords.hits(terms, f.text or "")) / max(1, len(terms)))
     cands.pop(own, None)
     return {"cands": list(cands.values()), "floor": fusion.cosine_floor([f.similarity for f in vector.values()], size),
-            "best_bm25": max((f.score for f in keyword.values()), default=0.0)}
+            "best_bm25": max((f.score for f in keyword.values()), default=0.0), "terms": len(terms)}
 
 
 SERVICE_POOL = pool_size(10)  # what each retriever hands a limit-10 search
@@ -42,7 +42,8 @@ def service_view(p: dict, n: int = SERVICE_POOL) -> dict:
                               "bm25": c["bm25"] if k else None, "krank": c["krank"] if k else None,
                               "cov": c["cov"] if k else 0.0})
         sims = [c["cos"] for c in cands if c["cos"] is not None]
-        p["view"] = {"cands": cands, "floor": fusion.cosine_floor(sims, n), "best_bm25": p["best_bm25"]}
+        p["view"] = {"cands": cands, "floor": fusion.cosine_floor(sims, n), "best_bm25": p["best_bm25"],
+                     "terms": p.get("terms", 0)}  # pools saved before terms were kept: 0, undamped
     return p["view"]
 
 
@@ -73,7 +74,8 @@ class Model:
 
     def rank(self, p: dict) -> list[str]:
         p = service_view(p)
-        return _top({c["id"]: fusion.relevance(self.weights, _cosine(c, p), c["bm25"], c["cov"]) for c in p["cands"]})
+        return _top({c["id"]: fusion.relevance(self.weights, _cosine(c, p), c["bm25"], c["cov"], p["terms"])
+                     for c in p["cands"]})
 
     def describe(self) -> str:
         return self.weights.describe()
@@ -100,7 +102,9 @@ def _matrix(rows: list[dict], off: tuple[str, ...], half: float) -> tuple[np.nda
     for r in rows:
         view = service_view(r["pool"])
         for c in view["cands"]:
-            xs.append(fusion.features(_cosine(c, view), c["bm25"], c["cov"], half))
+            # As the service: the query's length damps keyword evidence in hybrid ranking only.
+            terms = view["terms"] if "cosine" not in off else 0
+            xs.append(fusion.features(_cosine(c, view), c["bm25"], c["cov"], half, terms))
             ys.append(1.0 if c["id"] in r["relevant"] else 0.0)
     x, y = np.array(xs), np.array(ys)
     for name in off:
@@ -196,7 +200,8 @@ def with_neighbours(model: Model, neighbours: dict, weight: float, top_n: int = 
     def rank(r: dict) -> list[str]:
         p = service_view(r["pool"])
         nbs, said = neighbours[r["dataset"]], neighbours[r["dataset"] + ":event_at"]
-        rel = {c["id"]: fusion.relevance(model.weights, _cosine(c, p), c["bm25"], c["cov"]) for c in p["cands"]}
+        rel = {c["id"]: fusion.relevance(model.weights, _cosine(c, p), c["bm25"], c["cov"], p["terms"])
+               for c in p["cands"]}
         unseen = fusion.relevance(model.weights, p["floor"], None, 0.0)
 
         def visible(x: str | None) -> bool:

@@ -55,13 +55,30 @@ class Fused:
     match: float  # max(cosine clamped to [0, 1], keyword score): what min_similarity compares
 
 
-def features(cosine: float, bm25: float | None, coverage: float, half: float) -> tuple[float, float, float]:
+# Keyword evidence counts in full for a search text of up to this many content terms, and in
+# proportion beyond (12/n). A long text (a dialogue so far, a pasted message) spreads its terms
+# over small talk, and BM25, a sum over terms, saturates on chatter alone: the memories sharing
+# "great", "happy" and the user's name outrank the one on topic. Picked on the tuning halves among
+# 8-16 (docs/benchmarks.md); REALTALK's questions never exceed 12 terms and are unaffected.
+LONG_QUERY_TERMS = 12
+
+
+def keyword_weight(terms: int) -> float:
+    """How much a search text's keyword evidence counts, from its number of content terms (0: not
+    known, in full)."""
+    return min(1.0, LONG_QUERY_TERMS / terms) if terms > 0 else 1.0
+
+
+def features(cosine: float, bm25: float | None, coverage: float, half: float,
+             terms: int = 0) -> tuple[float, float, float]:
     saturated = bm25 / (bm25 + half) if bm25 and bm25 > 0 else 0.0
-    return cosine, saturated, coverage if bm25 is not None else 0.0
+    damp = keyword_weight(terms)
+    return cosine, damp * saturated, damp * coverage if bm25 is not None else 0.0
 
 
-def relevance(w: FusionWeights, cosine: float, bm25: float | None, coverage: float) -> float:
-    c, b, v = features(cosine, bm25, coverage, w.bm25_half)
+def relevance(w: FusionWeights, cosine: float, bm25: float | None, coverage: float, terms: int = 0) -> float:
+    """terms: the search text's number of content terms (keyword_weight)."""
+    c, b, v = features(cosine, bm25, coverage, w.bm25_half, terms)
     z = w.bias + w.cosine * c + w.bm25 * b + w.coverage * v
     return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
 
@@ -71,13 +88,15 @@ def keyword_score(bm25: float, best_bm25: float, coverage: float) -> float:
 
 
 def fuse(mode: str, similarity: float | None, floor: float, bm25: float | None, coverage: float,
-         keyword: float | None) -> Fused:
+         keyword: float | None, terms: int = 0) -> Fused:
     """similarity: the memory's cosine, None when only full-text search found it (then `floor`, the
     vector pool's lowest cosine, stands in for ranking); bm25 and coverage: its full-text score and
     share of query terms (None and 0 when full-text search did not find it); keyword: its
-    keyword_score. In keyword mode the cosine is not ranked by."""
+    keyword_score; terms: the query's number of content terms, which sets how much the keyword
+    evidence counts against the cosine (in keyword mode there is no cosine to weigh it against, and
+    the cosine is not ranked by)."""
     cosine = 0.0 if mode == "keyword" else similarity if similarity is not None else floor
-    rel = relevance(BY_MODE[mode], cosine, bm25, coverage)
+    rel = relevance(BY_MODE[mode], cosine, bm25, coverage, terms if mode == "hybrid" else 0)
     return Fused(relevance=rel, match=min(1.0, max(max(0.0, similarity or 0.0), keyword or 0.0)))
 
 

@@ -156,7 +156,7 @@ class RetrievalService:
                 matched = keywords.hits(terms, keyword.found[id_].text or "")
                 bm25, coverage = keyword.found[id_].score, len(matched) / len(terms)
                 kw = keyword_score(bm25, best_bm25, coverage)
-            fused = fuse(query.mode, f.similarity, floor, bm25, coverage, kw)
+            fused = fuse(query.mode, f.similarity, floor, bm25, coverage, kw, len(terms))
             if query.min_similarity is not None and fused.match < query.min_similarity:
                 below += 1
                 continue

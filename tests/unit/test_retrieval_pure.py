@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from graph.retrieval.bm25 import bm25
 from graph.context.format import ContextItem, format_context
 from graph.core.errors import InvalidInput
-from graph.retrieval.fusion import BY_MODE, WEIGHTS, best_similarity, cosine_floor, fuse, keyword_score, relevance
+from graph.retrieval.fusion import (BY_MODE, LONG_QUERY_TERMS, WEIGHTS, best_similarity, cosine_floor, fuse,
+                                    keyword_score, keyword_weight, relevance)
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
 from graph.context.packing import pack, top
@@ -111,6 +112,21 @@ def test_a_strong_keyword_match_outranks_a_poor_vector_match():
     assert keyword_only.match == 1.0  # min_similarity still compares max(cosine, keyword score)
     # The best BM25 hit that holds one of four query terms is worth a quarter of the keyword score.
     assert keyword_score(3.0, 3.0, 0.25) == 0.25 and keyword_score(5.0, 0.0, 1.0) == 0.0
+
+
+def test_keyword_evidence_counts_less_for_a_long_search_text():
+    # A dialogue of 24 content terms shares chatter words with many memories: its keyword matches
+    # count half, and an on-topic memory found by its cosine stays ahead of a chatter match.
+    assert keyword_weight(0) == keyword_weight(LONG_QUERY_TERMS) == 1.0 and keyword_weight(24) == 0.5
+    chatter = dict(similarity=0.25, floor=0.25, bm25=30.0, coverage=0.4, keyword=0.4)
+    on_topic = dict(similarity=0.55, floor=0.25, bm25=None, coverage=0.0, keyword=None)
+    assert fuse("hybrid", **chatter, terms=5).relevance > fuse("hybrid", **on_topic, terms=5).relevance
+    assert fuse("hybrid", **chatter, terms=24).relevance < fuse("hybrid", **on_topic, terms=24).relevance
+    # Up to LONG_QUERY_TERMS nothing changes, and the cosine alone is never damped.
+    assert fuse("hybrid", **chatter, terms=LONG_QUERY_TERMS) == fuse("hybrid", **chatter)
+    assert fuse("hybrid", **on_topic, terms=24) == fuse("hybrid", **on_topic)
+    # Keyword mode has no cosine to weigh keyword evidence against: its relevance keeps its scale.
+    assert fuse("keyword", **chatter, terms=24) == fuse("keyword", **chatter)
 
 
 def test_keyword_mode_does_not_rank_by_cosine_and_vector_mode_by_nothing_else():
