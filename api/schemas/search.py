@@ -188,11 +188,14 @@ class SearchMetaOut(BaseModel):
     counts: dict[str, int]
     excluded: dict[str, int]
     strategy: str = Field(description="exact: the tenant was ranked exactly; index: via the ANN index.")
+    keyword_terms: list[str] = Field(description="The content terms keyword search looked for (none in vector mode).")
+    keyword_weight: float = Field(description="How much keyword evidence counted in hybrid ranking: 1 for up to 12 "
+                                              "terms, 12/n for a longer search text.")
 
     @classmethod
     def of(cls, meta: SearchMeta, query: str, agent: str) -> "SearchMetaOut":
         return cls(query=query, agent=agent, options=meta.options, counts=meta.counts, excluded=meta.excluded,
-                   strategy=meta.strategy)
+                   strategy=meta.strategy, keyword_terms=list(meta.keyword_terms), keyword_weight=meta.keyword_weight)
 
 
 class SearchResponse(BaseModel):

@@ -147,6 +147,8 @@ class SearchMeta(Model):
     counts: dict[str, int]
     excluded: dict[str, int]
     strategy: str
+    keyword_terms: list[str]
+    keyword_weight: float
 
 
 class SearchResults(Model):

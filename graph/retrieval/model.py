@@ -76,6 +76,8 @@ class SearchMeta:
     counts: dict[str, int]
     excluded: dict[str, int]
     strategy: str  # "exact" or "index": how vector candidates were found
+    keyword_terms: tuple[str, ...] = ()  # the content terms keyword search looked for
+    keyword_weight: float = 1.0  # how much their evidence counted in hybrid ranking (fusion.keyword_weight)
 
 
 @dataclass(frozen=True)

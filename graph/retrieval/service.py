@@ -14,7 +14,7 @@ from graph.retrieval import keywords
 from graph.memories.access import AccessTracker
 from graph.retrieval.candidates import Candidates, CandidateSearch
 from graph.embedding.encoder import AsyncEncoder
-from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score
+from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score, keyword_weight
 from graph.retrieval.funnel import funnel
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
 from graph.retrieval.across_tenants import AcrossTenants, merge
@@ -182,7 +182,7 @@ class RetrievalService:
                     for h in hits]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
-        meta = self._meta(query, vector, keyword, below, len(hits)) if query.explain else None
+        meta = self._meta(query, vector, keyword, below, len(hits), terms) if query.explain else None
         return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
 
@@ -193,13 +193,17 @@ class RetrievalService:
         return self.scale.to_cosine(row["similarity"])
 
     @staticmethod
-    def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int) -> SearchMeta:
+    def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int,
+              terms: list[str]) -> SearchMeta:
         reasons = {**keyword.reasons, **vector.reasons}
         if vector.strategy == "exact":
             # Exact ranking counted the whole tenant; keyword hits add no new memories to that.
             reasons = dict(vector.reasons)
         counts, excluded = funnel(reasons, vector.hidden_statuses, vector.unseen_kept, below, returned)
-        return SearchMeta(options=options_of(query), counts=counts, excluded=excluded, strategy=vector.strategy)
+        searched = terms if query.mode != "vector" else []
+        return SearchMeta(options=options_of(query), counts=counts, excluded=excluded, strategy=vector.strategy,
+                          keyword_terms=tuple(searched),
+                          keyword_weight=keyword_weight(len(searched)) if query.mode == "hybrid" else 1.0)
 
 
 def options_of(query: SearchQuery) -> dict[str, Any]:

@@ -280,6 +280,28 @@ def test_explain_counts_and_items(client, agent):
     assert all(max(x["vector_similarity"], x["keyword_score"] or 0) >= 0.99 for x in retrieved)
 
 
+# A dialogue so far as the search text, as an agent recalling mid-conversation sends it: 30 content terms.
+DIALOGUE = ("Hi! How was your weekend? It was great, really fun and happy, thanks for asking. "
+            "We had a wonderful lazy time at home, sunny weather, pizza, movies, friends came over, lovely evening. "
+            "Nice! Anything new? Well, I keep thinking about getting a dog, maybe a puppy.")
+
+
+def test_explain_says_which_terms_keyword_search_used_and_how_much_they_counted(client, agent):
+    store(client, agent, "The user's monthly budget is $750")
+    short = client.post("/v1/search", json={"agent": agent, "query": "what is the user's monthly budget?",
+                                            "explain": True}).json()["meta"]
+    assert short["keyword_terms"] == ["user", "monthly", "budget"] and short["keyword_weight"] == 1.0
+    vector = client.post("/v1/search", json={"agent": agent, "query": DIALOGUE, "mode": "vector",
+                                             "explain": True}).json()["meta"]
+    assert vector["keyword_terms"] == [] and vector["keyword_weight"] == 1.0
+    long = client.post("/v1/search", json={"agent": agent, "query": DIALOGUE, "explain": True}).json()["meta"]
+    assert len(long["keyword_terms"]) == 30 and "dog" in long["keyword_terms"] and "how" not in long["keyword_terms"]
+    assert long["keyword_weight"] == pytest.approx(12 / 30)
+    keyword = client.post("/v1/search", json={"agent": agent, "query": DIALOGUE, "mode": "keyword",
+                                              "explain": True}).json()["meta"]
+    assert len(keyword["keyword_terms"]) > 12 and keyword["keyword_weight"] == 1.0  # nothing to weigh it against
+
+
 def test_search_many_answers_each_search_in_order(client, agent, trip):
     doubtful, trusted = trip
     response = client.post("/v1/search:many", json={"agent": agent, "searches": [
