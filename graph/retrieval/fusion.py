@@ -59,7 +59,7 @@ class Fused:
 # proportion beyond (12/n). A long text (a dialogue so far, a pasted message) spreads its terms
 # over small talk, and BM25, a sum over terms, saturates on chatter alone: the memories sharing
 # "great", "happy" and the user's name outrank the one on topic. Picked on the tuning halves among
-# 8-16 (docs/benchmarks.md); REALTALK's questions never exceed 12 terms and are unaffected.
+# 8-24 (docs/benchmarks.md); REALTALK's questions never exceed 12 terms and are unaffected.
 LONG_QUERY_TERMS = 12
 
 
