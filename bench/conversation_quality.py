@@ -122,9 +122,7 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
         filters = visibility(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
         terms = keywords.terms(q.text)
         vector = await retrieval.candidates.vector(emb, filters, POOL)
-        lucene = keywords.lucene_query(terms)
-        keyword = (await retrieval.candidates.keyword(lucene, terms, filters, POOL)).found \
-            if lucene else {}
+        keyword = (await retrieval.candidates.keyword(terms, filters, POOL)).found if terms else {}
         row["pool"] = fusion_fit.pool(vector.found, keyword, terms, own, POOL)
         rows.append(row)
     return rows

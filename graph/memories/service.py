@@ -8,6 +8,7 @@ from typing import Any
 
 from graph.memories import audit
 
+from graph.core.tenant_token import tenant_token
 from graph.core import cursor
 from graph.memories.audit import DEFAULT_ACTOR
 from graph.beliefs.claims import slot_key
@@ -194,7 +195,8 @@ def _row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dic
     suspicious = item.suspicious is not None
     return {
         "props": {
-            "id": str(uuid.uuid4()), "text": item.text, "memory_type": item.memory_type,
+            "id": str(uuid.uuid4()), "text": item.text, "tenant_token": tenant_token(item.agent),
+            "memory_type": item.memory_type,
             "category": item.category, "importance": checked["importance"],
             "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
             "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,

@@ -3,9 +3,10 @@
 Both indexes answer globally, so filtering by tenant afterwards can starve a small tenant. A
 tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
 larger one goes through the vector index, widening k until it has enough, and falling back to
-exact ranking when its matches sit too deep in the global order. Full-text search widens the
-same way up to `keyword_max_k` matches, and a small tenant's keyword candidates come from a scan
-of its own memories for the query terms, for the same reason.
+exact ranking when its matches sit too deep in the global order. Full-text search asks the index
+for the tenant's own matches (its query names the tenant) and widens past hidden ones up to
+`keyword_max_k`; a small tenant's keyword candidates come from a scan of its own memories for
+the query terms, scored by BM25 over the tenant.
 
 Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
 age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
@@ -66,7 +67,7 @@ class CandidateSearch:
             found = await self._via_index(embedding, filters, pool)
         return found
 
-    async def keyword(self, lucene: str, terms: list[str], filters: dict[str, Any], pool: int) -> Candidates:
+    async def keyword(self, terms: list[str], filters: dict[str, Any], pool: int) -> Candidates:
         """A small tenant is scanned for the terms; a large one goes through the full-text index."""
         key = (filters["agent"], tuple(filters["statuses"]))
         if not self.hints.is_large(key):
@@ -81,10 +82,12 @@ class CandidateSearch:
                 scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
                 return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
             self.hints.mark(key, large=True)
-        # The tenant's share of the vector index (a hybrid search's other half) sizes the first page
-        # here too: a pool of 100 would otherwise ask a one-tenant index for 2,000 hits. Only a hint:
-        # a page that keeps too few widens below.
-        k = first_k(pool, self.keyword_max_k, self.hints.share(key))
+        lucene = keywords.lucene_query(terms, filters["agent"])
+        if lucene is None:
+            return Candidates(found={})
+        # The query names the tenant (graph/core/tenant_token.py), so the whole page is this tenant's
+        # matches (a share of 1): what is left to widen for is hidden memories and filters.
+        k = first_k(pool, self.keyword_max_k, share=1.0)
         while True:
             row = await self.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **filters)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)

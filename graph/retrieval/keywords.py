@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from graph.core.tenant_token import tenant_token
 from graph.retrieval.lucene import escape
 
 MAX_TERMS = 32
@@ -33,10 +34,14 @@ def terms(text: str) -> list[str]:
     return (content or all_words)[:MAX_TERMS]
 
 
-def lucene_query(query_terms: list[str]) -> str | None:
-    """Any of the terms (Lucene's default OR), each escaped. None when there is nothing to search."""
+def lucene_query(query_terms: list[str], agent: str) -> str | None:
+    """One tenant's memories holding any of the terms (Lucene's default OR), each escaped. The
+    tenant clause is required and boosted by 0, so it selects without scoring: a memory's BM25 is
+    what the unrestricted index gives it. None when there is nothing to search."""
     escaped = [e for e in (escape(t) for t in query_terms) if e]
-    return " ".join(escaped) or None
+    if not escaped:
+        return None
+    return f"+tenant_token:{tenant_token(agent)}^0 +text:({' '.join(escaped)})"
 
 
 def patterns(query_terms: list[str]) -> list[str]:

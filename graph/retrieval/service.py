@@ -134,7 +134,6 @@ class RetrievalService:
         filters = visibility(query, query.explain)
         pool = pool_size(query.limit)
         terms = keywords.terms(query.text)
-        lucene = keywords.lucene_query(terms) if query.mode != "vector" else None
 
         async def vector_side() -> tuple[list[float], Candidates]:
             vec = embedding if isinstance(embedding, list) else await embedding
@@ -142,7 +141,7 @@ class RetrievalService:
 
         (embedding, vector), keyword = await asyncio.gather(
             vector_side(),
-            self.candidates.keyword(lucene, terms, filters, pool) if lucene else _none())
+            self.candidates.keyword(terms, filters, pool) if query.mode != "vector" and terms else _none())
         found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
         weights = query.rerank or Weights()
         now = utcnow()

@@ -10,6 +10,7 @@ import logging
 
 from graph.store.backends.connect import Backend
 from graph.core.errors import SchemaMismatch
+from graph.core.tenant_token import tenant_token
 from graph.store.gateway import GraphRunner
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,24 @@ async def apply_migrations(runner: GraphRunner) -> None:
         await runner.write(query.name)
 
 
+async def key_memories_by_tenant(runner: GraphRunner, batch: int = 10_000) -> None:
+    """Give memories stored before tenant tokens their tenant's token (graph/core/tenant_token.py),
+    in batches of one tenant's memories. Driven from Python, not a file run by apply_migrations:
+    Cypher has no digest to compute the token with. A no-op once every memory has one."""
+    while rows := await runner.read("store/migrations/tenant_tokens/untokened_agents", limit=100):
+        for agent in (r["agent"] for r in rows):
+            async def one_batch(tx, agent=agent) -> int:
+                return await tx.scalar("store/migrations/tenant_tokens/set", agent=agent,
+                                       token=tenant_token(agent), limit=batch)
+            while await runner.write_tx(one_batch) == batch:
+                pass
+        log.info("tenant tokens given to the memories of %d tenant(s)", len(rows))
+
+
 async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
     await check_embedding_dimensions(runner, model, dimensions)
     await apply_migrations(runner)
+    await key_memories_by_tenant(runner)
     for query in runner.registry.group("store/schema"):
         await runner.write(query.name)
     if backend.is_neo4j:
@@ -52,7 +68,8 @@ async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimens
         options = {"indexConfig": {"vector.dimensions": dimensions, "vector.similarity_function": "cosine",
                                    "vector.quantization.enabled": False}}
         await runner.write("store/schema/neo4j/memory_embedding_index", options=options)
-        await runner.write("store/schema/neo4j/memory_text_index")
+        await runner.write("store/schema/neo4j/drop_memory_text_index")
+        await runner.write("store/schema/neo4j/memory_text_by_tenant_index")
         await runner.write("store/schema/neo4j/await_indexes", seconds=INDEX_WAIT_SECONDS)
     else:
         for statement in runner.registry.statements("store/schema/arcadedb/search_indexes", "sql"):

@@ -17,15 +17,15 @@ FORMAT = "credence-export"
 VERSION = 1
 
 # Memory properties, as the graph holds them. `agent` is the header's (an import names its own),
-# `claim_key` is derived from the agent and the claim, and `embedding` is derived from the text by
-# the model (exported only on request: the vectors triple the file).
+# `claim_key` is derived from the agent and the claim, `tenant_token` from the agent, and
+# `embedding` from the text by the model (exported only on request: the vectors triple the file).
 MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
                  "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count",
                  "superseded_reason")
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
                 "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until")
-MEMORY_DERIVED = ("agent", "claim_key", "embedding")
+MEMORY_DERIVED = ("agent", "claim_key", "tenant_token", "embedding")
 # `locking` is set and removed inside one transaction (a write lock); it is never committed.
 TRANSIENT = ("locking", "import_token")
 

@@ -13,6 +13,7 @@ from graph.beliefs.claims import check_claim, slot_key
 from graph.beliefs.normalize import NORMALIZERS
 from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES
 from graph.beliefs.trust import SOURCE_TYPES, compute_trust
+from graph.core.tenant_token import tenant_token
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import STATUSES
@@ -208,6 +209,7 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
     props: dict[str, Any] = {
         "id": _uuid(item.get("id"), "memory.id"),
         "text": check_text(item.get("text"), "memory.text", max_text_chars),
+        "tenant_token": tenant_token(agent),  # of the tenant imported into, never the file's
         "memory_type": check_memory_type(item.get("memory_type", "fact"), "memory.memory_type"),
         "category": check_category(item.get("category"), "memory.category"),
         "importance": check_importance(item.get("importance", 0.5), "memory.importance"),

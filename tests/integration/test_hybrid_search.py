@@ -191,7 +191,7 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     candidates = services.retrieval.candidates
     filters = visibility(SearchQuery(agent=agent, text="x"), explain=True)
     embedding = run(services.retrieval.embed, "Project Zephyr launch")
-    keyword_args = ("project zephyr launch", ["project", "zephyr", "launch"], filters, 30)
+    keyword_args = (["project", "zephyr", "launch"], filters, 30)
     scanned = run(candidates.keyword, *keyword_args)
     candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)
     try:

@@ -1,7 +1,11 @@
 """Start-up repairs what older versions left behind, before the constraints that forbid it."""
 from __future__ import annotations
 
-from graph.store.schema import apply_migrations
+from graph.core.tenant_token import tenant_token
+from graph.retrieval.model import SearchQuery
+from graph.retrieval.service import visibility
+from graph.store.schema import apply_migrations, apply_schema, key_memories_by_tenant
+from tests.helpers import store_many
 
 
 def test_twin_sources_and_entities_are_merged_and_keyed(client, services, agent, cypher, run):
@@ -31,3 +35,48 @@ def test_twin_sources_and_entities_are_merged_and_keyed(client, services, agent,
     assert response.status_code == 201, response.text
     assert cypher("MATCH (e:Entity {agent: $a, name: 'user'}) RETURN count(e) AS n", a=agent) == [{"n": 1}]
     assert cypher("MATCH (s:Source {agent: $a}) RETURN count(s) AS n", a=agent) == [{"n": 1}]
+
+
+def test_memories_stored_before_tenant_tokens_are_keyed_and_found_by_keyword_search(client, services, agent, cypher,
+                                                                                      run):
+    stored = store_many(client, agent, ["The heronry on the island has forty nests", "The user sold the old kayak"])
+    cypher("MATCH (m:Memory {agent: $a}) REMOVE m.tenant_token", a=agent)  # as an older version stored them
+    candidates = services.retrieval.candidates
+    filters = visibility(SearchQuery(agent=agent, text="heronry"), explain=False)
+    candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)  # through the full-text index
+    try:
+        assert run(candidates.keyword, ["heronry"], filters, 10).found == {}
+
+        run(key_memories_by_tenant, services.runner)
+
+        assert list(run(candidates.keyword, ["heronry"], filters, 10).found) == [stored[0]["id"]]
+    finally:
+        candidates.hints.mark((agent, tuple(filters["statuses"])), large=False)
+    assert cypher("MATCH (m:Memory {agent: $a}) RETURN collect(DISTINCT m.tenant_token) AS t",
+                  a=agent) == [{"t": [tenant_token(agent)]}]
+
+
+def test_start_up_replaces_the_text_only_full_text_index(services, run):
+    """Graphs made before tenant tokens have `memory_text` over the text alone; the schema drops it."""
+    backend = services.backend
+
+    def index_names() -> set[str]:
+        if backend.is_neo4j:
+            async def names():
+                records, _, _ = await backend.driver.execute_query("SHOW INDEXES YIELD name", database_=backend.database)
+                return {r["name"] for r in records}
+            return run(names)
+        return {row["name"] for row in backend.arcadedb.sql("SELECT name FROM schema:indexes")["result"]}
+
+    if backend.is_neo4j:
+        run(lambda: backend.driver.execute_query(
+            "CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text]",
+            database_=backend.database))
+    else:
+        backend.arcadedb.sql("CREATE INDEX memory_text IF NOT EXISTS ON Memory (text) FULL_TEXT")
+    assert {"memory_text", "memory_text_by_tenant"} <= index_names()
+
+    run(apply_schema, services.runner, backend, services.encoder.embedder.name, services.encoder.dimensions)
+
+    names = index_names()
+    assert "memory_text_by_tenant" in names and "memory_text" not in names

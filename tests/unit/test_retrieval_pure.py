@@ -14,6 +14,7 @@ from graph.context.format import ContextItem, format_context
 from graph.core.errors import InvalidInput
 from graph.retrieval.fusion import (BY_MODE, LONG_QUERY_TERMS, WEIGHTS, best_similarity, cosine_floor, fuse,
                                     keyword_score, keyword_weight, relevance)
+from graph.core.tenant_token import tenant_token
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
 from graph.context.packing import pack, top
@@ -152,6 +153,13 @@ def test_tenant_bm25_prefers_rarer_terms_and_shorter_memories():
     assert bm25([], 0, 0.0) == {}
 
 
+def test_a_tenant_token_is_one_lower_case_term_per_agent():
+    agents = ["agent-1", "Agent-1", "a", "user@example.com/x+y:z", "x" * 128]
+    tokens = [tenant_token(a) for a in agents]
+    assert len(set(tokens)) == len(agents) and tokens[0] == tenant_token("agent-1")
+    assert all(re.fullmatch(r"t[0-9a-f]{32}", t) for t in tokens)
+
+
 def test_keyword_patterns_match_whole_words_only():
     [budget] = patterns(["budget"])
     assert re.fullmatch(budget, "the quarterly budget,\nagain") and not re.fullmatch(budget, "budgeting")
@@ -161,8 +169,9 @@ def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
     assert terms("What is the user's BUDGET for the trip?") == ["user", "budget", "trip"]
     assert terms("the who") == ["the", "who"]  # nothing but function words: search them anyway
     assert terms("c++ (v2) a:b \\ \"x") == ["c", "v2", "b", "x"]  # 'a' is a function word
-    assert lucene_query([]) is None
-    assert lucene_query(["budget", "trip"]) == "budget trip"
+    assert lucene_query([], "agent-1") is None
+    token = tenant_token("agent-1")
+    assert lucene_query(["budget", "trip"], "agent-1") == f"+tenant_token:{token}^0 +text:(budget trip)"
     assert hits(["budget", "trip", "paris"], "Budget: $750 for the Paris-trip") == ["budget", "trip", "paris"]
     assert hits(["budget"], "budgets") == []
 
