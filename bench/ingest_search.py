@@ -265,14 +265,16 @@ async def breakdown(services: Services, qs: list[str], agents: list[str], rng: r
         return timed_call
 
     runner, encoder = services.runner, services.encoder
-    read, encode = runner.read, encoder.encode
+    read, read_one, encode = runner.read, runner.read_one, encoder.encode
+    # Both ways a search reads: the candidate queries use read_one, hydration and scans read.
     runner.read = lambda name, **params: timing(name, read)(name, **params)  # type: ignore[method-assign]
+    runner.read_one = lambda name, **params: timing(name, read_one)(name, **params)  # type: ignore[method-assign]
     encoder.encode = timing("embed the query", encode)  # type: ignore[method-assign]
     try:
         for q in qs:
             await services.retrieval.search(SearchQuery(agent=rng.choice(agents), text=q, limit=10))
     finally:
-        del runner.read, encoder.encode
+        del runner.read, runner.read_one, encoder.encode
     rows = [(f"step: {name}, p50 / p95 / p99", f"{_ms(values)} ({len(values)} calls in {len(qs)} searches)")
             for name, values in steps.items()]
 

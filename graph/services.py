@@ -28,6 +28,7 @@ from graph.store.gateway import GraphRunner, RetryPolicy
 from graph.store.schema import apply_schema
 from graph.settings import Settings
 from graph.retrieval.cosine_scale import CosineScale
+from graph.retrieval.fulltext_scale import bm25_scale
 from graph.context.tokens import estimator_for
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,7 @@ class Services:
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
             retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
-                                         keyword_max_k=settings.keyword_max_k)
+                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j))
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
             await retrieval.warm_up()

@@ -52,8 +52,8 @@ class Candidates:
 
 class CandidateSearch:
     def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
-                 keyword_max_k: int) -> None:
-        self.runner, self.scale = runner, scale
+                 keyword_max_k: int, bm25_scale: float = 1.0) -> None:
+        self.runner, self.scale, self.bm25_scale = runner, scale, bm25_scale
         self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
         self.hints = TenantSizeHints()
 
@@ -94,7 +94,7 @@ class CandidateSearch:
             if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
                 break
             k = next_k(k, UNBOUNDED, self.keyword_max_k)
-        return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+        return _listed(row["hits"], pool, lambda h: h["score"] * self.bm25_scale, lambda h: None)
 
     def _cosine(self, hit: dict[str, Any]) -> float | None:
         """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""

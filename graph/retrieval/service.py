@@ -68,10 +68,10 @@ def visibility(query: SearchQuery, explain: bool) -> dict[str, Any]:
 
 class RetrievalService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
-                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int) -> None:
+                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int, bm25_scale: float = 1.0) -> None:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
-                                          keyword_max_k=keyword_max_k)
+                                          keyword_max_k=keyword_max_k, bm25_scale=bm25_scale)
         self._stale = False
         self._warming: asyncio.Task | None = None
         self.warm_ups = 0  # background index warm-ups run, for operators and tests
