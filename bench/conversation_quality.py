@@ -1,5 +1,6 @@
 """Retrieval quality on real conversations: recall@10 and MRR of labelled evidence turns, per
-search mode, on public conversational-memory datasets, through the real service (embedded backend).
+search mode, on public conversational-memory datasets, through the real service (embedded backend;
+`--backend neo4j` for the local Neo4j 5.26).
 
     make bench-conversations                       # or:
     .venv/bin/python bench/conversation_quality.py [--realmem-personas 4] [--record]
@@ -144,7 +145,9 @@ def load_datasets(args) -> tuple[list[Dataset], list[str]]:
 async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, str], dict]:
     own_dir = args.data_dir is None
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-conversations-"))
-    services = await Services.start(Settings(data_dir=data_dir, embedded_heap=args.heap, embedding_model=args.model))
+    services = await Services.start(Settings(data_dir=data_dir, backend=args.backend, neo4j_uri=None,
+                                             embedded_heap=args.heap, local_neo4j_heap=args.heap,
+                                             embedding_model=args.model))
     rows, timing, neighbours = [], {}, {}
     try:
         for ds in datasets:
@@ -244,6 +247,8 @@ def main() -> None:
     parser.add_argument("--realtalk-chats", type=int, help="of 10, to bound the run (default all)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--heap", default="2g")
+    parser.add_argument("--backend", default="embedded", choices=("embedded", "neo4j"),
+                        help="the local backend to run on (default %(default)s; the fusion was fitted on embedded)")
     parser.add_argument("--model", help="a local sentence-transformers model directory (as CREDENCE_EMBEDDING_MODEL); "
                                         "default: the shipped all-MiniLM-L6-v2. The fusion weights stay as shipped "
                                         "unless --fit")
@@ -256,9 +261,12 @@ def main() -> None:
     parser.add_argument("--fit", action="store_true", help="refit the fusion on the tuning halves and print it")
     parser.add_argument("--record", action="store_true", help="write the tables into docs/benchmarks.md")
     args = parser.parse_args()
-    if args.pools is None:  # a run of other datasets keeps its own pools, so --offline of the default run still works
-        args.pools = OUT / ("conversation_pools.pkl" if args.datasets == DEFAULT_DATASETS
-                            else f"conversation_pools-{args.datasets.replace(',', '-')}.pkl")
+    # A run of other datasets, or on the other backend, keeps its own pools and its own block in
+    # docs/benchmarks.md, so --offline and --record of the default run are never replaced by it.
+    variant = "" if args.datasets == DEFAULT_DATASETS else "-" + args.datasets.replace(",", "-")
+    variant += "" if args.backend == "embedded" else "-" + args.backend
+    if args.pools is None:
+        args.pools = OUT / f"conversation_pools{variant}.pkl"
     datasets, skipped = load_datasets(args)
     if not datasets:
         print("\n".join(skipped) + "\nno dataset to run", file=sys.stderr)
@@ -280,7 +288,8 @@ def main() -> None:
             print(f"fitted on the tuning halves, {mode}: {m.weights!r}", file=sys.stderr)
         model = fitted["hybrid"]
     elapsed = time.perf_counter() - started
-    title = f"conversation_quality, {', '.join(d.name for d in datasets)}"
+    title = f"conversation_quality, {', '.join(d.name for d in datasets)}" + (
+        "" if args.backend == "embedded" else f", on {args.backend}")
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
                f"Python {platform.python_version()}; {elapsed:.0f} s")
     for ds in datasets:  # rows of a dataset are in its questions' order; older pools lack `before`
@@ -289,9 +298,7 @@ def main() -> None:
     body = tables(rows, datasets, skipped, timing, model, args, neighbours)
     print(f"{title}\n{machine}\n\n{body}")
     if args.record:
-        # a run of other datasets than the default gets its own block, so it never replaces the default run's
-        key = "conversation-quality" + ("" if args.datasets == DEFAULT_DATASETS else "-" + args.datasets.replace(",", "-"))
-        record(key, f"### {title}\n\n{machine}\n\n{body}\n")
+        record("conversation-quality" + variant, f"### {title}\n\n{machine}\n\n{body}\n")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ from typing import Any
 
 from graph.memories import audit
 
-from graph.core.tenant_token import tenant_token
 from graph.core import cursor
 from graph.memories.audit import DEFAULT_ACTOR
 from graph.beliefs.claims import slot_key
@@ -20,6 +19,7 @@ from graph.core.vocab import DEFAULT_STATUSES
 from graph.memories.model import Memory, MemoryPatch, NewMemory, Page, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import MAX_METADATA_DEPTH, check_new, check_patch, metadata_json
+from graph.core.tenant_token import tenant_token
 from graph.core.values import loads_readable
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow

@@ -6,6 +6,7 @@ import base64
 import json
 import logging
 import os
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -15,6 +16,7 @@ from graph.store.backends.child_process import ChildDatabase, Endpoint, free_por
 
 log = logging.getLogger(__name__)
 DATABASE = "credence"
+NEED_RETRY_SECONDS = 60
 
 
 def _package_dir() -> Path:
@@ -79,9 +81,18 @@ class EmbeddedArcadeDB(ChildDatabase):
         request = urllib.request.Request(
             f"{self.http_url}{path}", method="POST", data=json.dumps(payload).encode(),
             headers={"Content-Type": "application/json", "Authorization": f"Basic {auth}"})
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                return json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            command = payload.get("command")
-            raise StartupError(f"ArcadeDB rejected `{command}`: {exc.read().decode(errors='replace')[:500]}") from exc
+        # ArcadeDB answers NeedRetryException while an index it would drop or rebuild is being
+        # compacted ("underlying files are not available": seen dropping the full-text index right
+        # after 100k updates to it); it asks for a retry, so DDL retries for a while before failing.
+        deadline = time.monotonic() + NEED_RETRY_SECONDS
+        while True:
+            try:
+                with urllib.request.urlopen(request, timeout=120) as response:
+                    return json.loads(response.read())
+            except urllib.error.HTTPError as exc:
+                body = exc.read().decode(errors="replace")
+                if "NeedRetryException" in body and time.monotonic() < deadline:
+                    log.info("ArcadeDB asked to retry `%s`: %s", payload.get("command"), body[:200])
+                    time.sleep(0.5)
+                    continue
+                raise StartupError(f"ArcadeDB rejected `{payload.get('command')}`: {body[:500]}") from exc
