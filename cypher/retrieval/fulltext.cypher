@@ -2,8 +2,9 @@
 // the tenant's token (graph/retrieval/keywords.py), so the index's best $k are this tenant's
 // matches, scored as in the whole index. The filters apply after (the agent too: the token only
 // narrows the page), and one row always comes back: `scanned` < $k means there are no more
-// matches. Scores are the backend's BM25, comparable only within one query. Shown hits carry what the rerank weighs and their text
-// (for the matched terms). No embedding: this query runs while the query text is being embedded.
+// matches. Scores are the backend's BM25, comparable only within one query. Shown hits carry what
+// the rerank weighs and their text (for the matched terms). No embedding: this query runs while
+// the query text is being embedded.
 // params: k, lucene, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: one
 CALL db.index.fulltext.queryNodes('memory_text_by_tenant', $lucene, {limit: $k}) YIELD node AS m, score

@@ -196,8 +196,7 @@ def _row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dic
     return {
         "props": {
             "id": str(uuid.uuid4()), "text": item.text, "tenant_token": tenant_token(item.agent),
-            "memory_type": item.memory_type,
-            "category": item.category, "importance": checked["importance"],
+            "memory_type": item.memory_type, "category": item.category, "importance": checked["importance"],
             "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
             "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
             "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
