@@ -128,7 +128,8 @@ class ImportService:
 
     @staticmethod
     async def _keyed(tx: Tx, query: str, what: str, agent: str, token: str, items: list[dict[str, Any]]) -> set[str]:
-        """MERGE by id; the ids this statement created. An id of another tenant rolls the batch back."""
+        """Runs an import statement that merges by id; returns the ids it created. An id of another
+        tenant rolls the batch back."""
         rows = await tx.many(query, agent=agent, token=token, rows=[_cypher_row(i) for i in items])
         foreign = {r["id"] for r in rows if not r["own"]}
         if foreign:
