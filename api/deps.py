@@ -16,8 +16,9 @@ from api import idempotency
 from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
 from graph.keys.model import Access, Role
-from graph.memories.audit import DEFAULT_ACTOR
+from graph.audit import DEFAULT_ACTOR
 from graph.memories.service import MemoryService
+from graph.writes.service import WriteService
 from graph.beliefs.predicates import PredicateService
 from graph.retrieval.service import RetrievalService
 from graph.services import Services
@@ -36,6 +37,10 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 def get_memories(services: ServicesDep) -> MemoryService:
     return services.memories
+
+
+def get_writes(services: ServicesDep) -> WriteService:
+    return services.writes
 
 
 def get_retrieval(services: ServicesDep) -> RetrievalService:
@@ -94,6 +99,7 @@ AgentQuery = Annotated[str, Depends(agent_in_scope)]
 
 
 MemoriesDep = Annotated[MemoryService, Depends(get_memories)]
+WritesDep = Annotated[WriteService, Depends(get_writes)]
 RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]
 
 

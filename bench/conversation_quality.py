@@ -22,7 +22,7 @@ events) and its questions are dialogues up to the turn that should recall them.
 
 How it measures
 ---------------
-Every turn of a conversation is stored as one memory (`MemoryService.create_many`, with the
+Every turn of a conversation is stored as one memory (`WriteService.store_many`, with the
 turn's time as `event_at`), one agent per conversation or persona. Each question is searched in
 that agent with limit 10 through `RetrievalService.search` in three modes with the default PRD
 rerank, as a user gets them: `keyword`, `vector` and `hybrid`. recall@10 = |evidence ∩ top 10| /
@@ -96,7 +96,7 @@ async def ingest(services: Services, ds: Dataset, agent_of) -> dict[str, str]:
         chunk = todo[start:start + BATCH]
         if start and start % (BATCH * 8) == 0:
             print(f"{ds.name}: {start:,} of {len(todo):,} turns stored", file=sys.stderr)
-        results = await services.memories.create_many(
+        results = await services.writes.store_many(
             [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at) for conv, t in chunk])
         for (_, t), r in zip(chunk, results):
             ids[t.key] = r.memory.id  # a repeated text ("ok") is deduplicated into one memory

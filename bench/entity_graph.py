@@ -54,7 +54,7 @@ async def run(args: argparse.Namespace) -> None:
                  for c in claims(args.people, rng)]
         t0 = time.perf_counter()
         for start in range(0, len(items), 50):
-            await services.memories.create_many(items[start:start + 50])
+            await services.writes.store_many(items[start:start + 50])
         print(f"{args.backend}: {len(items)} claims written in {time.perf_counter() - t0:.1f} s")
         people = await services.entities.list(agent, kind="person", limit=500)
         ids = [p.id for p in people]

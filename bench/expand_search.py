@@ -68,7 +68,7 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
             texts = memory_texts(args.n)
             ids: list[str] = []
             for offset in range(0, len(texts), 1000):
-                stored = await services.memories.create_many(
+                stored = await services.writes.store_many(
                     [NewMemory(agent=AGENT, text=t) for t in texts[offset:offset + 1000]])
                 ids += [s.memory.id for s in stored]
             rows = [{"from": a, "to": rng.choice(ids), "kind": rng.choice(KINDS)}

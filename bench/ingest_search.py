@@ -99,7 +99,7 @@ async def ingest(bench: Bench, texts: list[str], agents: list[str], args: argpar
         # overlaps the next one's encoding.
         for offset in offsets:
             chunk = texts[offset:offset + args.batch]
-            await bench.services.memories.create_many(
+            await bench.services.writes.store_many(
                 [NewMemory(agent=agents[(offset + j) % len(agents)], text=t) for j, t in enumerate(chunk)])
 
     started = time.perf_counter()
@@ -195,7 +195,7 @@ async def report(bench: Bench, timings: dict, timed_qs: list[str], agents: list[
     steps = await breakdown(services, timed_qs[:200], agents, rng)
     # A small tenant in the same crowded index: ranked exactly, not through the ANN index.
     small = "bench-small"
-    await services.memories.create_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
+    await services.writes.store_many([NewMemory(agent=small, text=t) for t in memory_texts(50, seed=5)])
     small_runs = [await clock(bench.search(), small, q) for q in timed_qs]
     bench.rows.update([
         ("vector search, no rerank, p50 / p95 / p99", f"{_ms(raw)}, strategy {'/'.join(sorted(raw_strategies))}"),

@@ -696,7 +696,7 @@ async def store(services: Services, corpus: Corpus) -> tuple[dict[tuple[str, str
         todo = [(agent, item) for agent, items in corpus.items.items() for item in items if item.phase == phase]
         for start in range(0, len(todo), BATCH):
             chunk = todo[start:start + BATCH]
-            results = await services.memories.create_many([corpus.new_memories[(a, i.key)] for a, i in chunk])
+            results = await services.writes.store_many([corpus.new_memories[(a, i.key)] for a, i in chunk])
             for (agent, item), result in zip(chunk, results):
                 if result.deduplicated:
                     anomalies.append(f"{agent}/{item.key} was deduplicated into {result.memory.id}")

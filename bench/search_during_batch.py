@@ -27,7 +27,7 @@ from graph.settings import Settings  # noqa: E402
 
 
 async def round_(services: Services, texts: list[str], qs: list[str], agent: str) -> list[float]:
-    batch = asyncio.create_task(services.memories.create_many([NewMemory(agent=agent, text=t) for t in texts]))
+    batch = asyncio.create_task(services.writes.store_many([NewMemory(agent=agent, text=t) for t in texts]))
     latencies, i = [], 0
     while not batch.done():
         t0 = time.perf_counter()
@@ -45,7 +45,7 @@ async def run(args: argparse.Namespace) -> None:
         agent = "bench-batch"
         corpus = memory_texts(2000, seed=1)
         for i in range(0, len(corpus), 1000):
-            await services.memories.create_many([NewMemory(agent=agent, text=t) for t in corpus[i:i + 1000]])
+            await services.writes.store_many([NewMemory(agent=agent, text=t) for t in corpus[i:i + 1000]])
         qs = queries(200)
         for q in qs[:50]:
             await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))

@@ -140,7 +140,7 @@ async def main(args: argparse.Namespace) -> None:
             texts = memory_texts(args.n)
             for offset in range(0, len(texts), 256):
                 chunk = texts[offset:offset + 256]
-                await services.memories.create_many(
+                await services.writes.store_many(
                     [NewMemory(agent=agents[(offset + j) % len(agents)], text=t) for j, t in enumerate(chunk)])
             marker.write_text(str(args.n))
         services.access.enabled = False  # off the request path anyway; keeps the graph unchanged between runs

@@ -20,6 +20,7 @@ from graph.beliefs.feedback import FeedbackService
 from graph.links.service import LinkService
 from graph.entities.service import EntityService
 from graph.memories.service import MemoryService
+from graph.writes.service import WriteService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
 from graph.store.registry import QueryRegistry
@@ -42,6 +43,7 @@ class Services:
     runner: GraphRunner
     encoder: AsyncEncoder
     memories: MemoryService
+    writes: WriteService
     retrieval: RetrievalService
     access: AccessTracker
     predicates: PredicateService
@@ -87,7 +89,9 @@ class Services:
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
                                          keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j))
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                     max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
+                                     on_vectors_written=retrieval.vectors_written)
+            writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                  max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
             await retrieval.warm_up()
             runner.timeout = settings.backend_timeout
             supervisor = None
@@ -100,7 +104,7 @@ class Services:
         except BaseException:
             await backend.close()
             raise
-        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
+        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
                    context=ContextService(runner, retrieval, estimate),
                    links=LinkService(runner), entities=EntityService(runner),

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
 
-from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep
+from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep, WritesDep
 from api.schemas.common import CURSOR_PATTERN, MemoryType, Status
 from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
                                   HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
@@ -21,12 +21,12 @@ router = APIRouter(prefix="/v1", tags=["memories"])
              responses={200: {"model": StoreOut, "description": "Deduplicated: an active belief already said this; "
                                                                  "it was corroborated instead."}},
              summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated)")
-async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorDep, response: Response,
+async def create_memory(body: MemoryCreate, writes: WritesDep, actor: ActorDep, response: Response,
                         guard: GuardDep) -> StoreOut:
     await guard.write(body.agent)
     new = body.to_domain()
     guard.sources(new.provenance.source)
-    result = await memories.create(new, actor=actor)
+    result = await writes.store(new, actor=actor)
     memory = result.memory
     response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
     if result.deduplicated:
@@ -36,12 +36,12 @@ async def create_memory(body: MemoryCreate, memories: MemoriesDep, actor: ActorD
 
 @router.post("/memories:batch", status_code=status.HTTP_201_CREATED, response_model=MemoryBatchOut,
              summary="Store up to CREDENCE_MAX_BATCH memories in one transaction")
-async def create_memories(body: MemoryBatchCreate, memories: MemoriesDep, actor: ActorDep,
+async def create_memories(body: MemoryBatchCreate, writes: WritesDep, actor: ActorDep,
                           guard: GuardDep) -> MemoryBatchOut:
     await guard.write(*{m.agent for m in body.memories})  # a batch may hold several agents: all in scope
     new = [m.to_domain() for m in body.memories]
     guard.sources(*{m.provenance.source for m in new})
-    stored = await memories.create_many(new, actor=actor)
+    stored = await writes.store_many(new, actor=actor)
     return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
 
 

@@ -9,10 +9,11 @@ from pydantic import BaseModel, Field, StrictBool
 from api.schemas.common import Agent, Instant, Request
 from graph.core.vocab import SCOPES
 from graph.memories.model import Claim, Provenance, Quarantine
-from graph.beliefs.normalize import NORMALIZERS
-from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
-from graph.beliefs.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
-from graph.beliefs.trust import DEFAULT_SOURCE, SOURCE_TYPES
+
+from graph.beliefs.predicates import PredicateSchema
+from graph.memories.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
+from graph.core.vocab import (CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, DEFAULT_SOURCE, NORMALIZER_NAMES,
+                              SOURCE_TYPES)
 from graph.memories.rules import MAX_REF_CHARS, MAX_SUSPICIOUS_DETAILS_CHARS
 
 # Literal types built from the domain's vocabularies, so each list of names has one home.
@@ -20,7 +21,7 @@ SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]
 Scope = Literal[SCOPES]  # type: ignore[valid-type]
 Cardinality = Literal[CARDINALITIES]  # type: ignore[valid-type]
 ConflictPolicy = Literal[CONFLICT_POLICIES]  # type: ignore[valid-type]
-Normalizer = Literal[tuple(NORMALIZERS)]  # type: ignore[valid-type]
+Normalizer = Literal[NORMALIZER_NAMES]  # type: ignore[valid-type]
 DedupPolicy = Literal[DEDUP_POLICIES]  # type: ignore[valid-type]
 
 
@@ -89,10 +90,11 @@ class QuarantineOut(BaseModel):
 
 
 class PredicateSchemaIn(Request):
-    cardinality: Cardinality = "single"
-    conflict_policy: ConflictPolicy = "supersede"
-    normalize: Normalizer = "none"
-    dedup_policy: DedupPolicy = "corroborate"
+    # The defaults of an unregistered predicate, from the vocabulary.
+    cardinality: Cardinality = CARDINALITIES[0]
+    conflict_policy: ConflictPolicy = CONFLICT_POLICIES[0]
+    normalize: Normalizer = NORMALIZER_NAMES[0]
+    dedup_policy: DedupPolicy = DEDUP_POLICIES[0]
 
     def to_domain(self, predicate: str) -> PredicateSchema:
         return PredicateSchema(predicate=predicate, cardinality=self.cardinality,

@@ -10,7 +10,8 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, 
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import check_instant
 from graph.core.vocab import MEMORY_TYPES, STATUSES
-from graph.memories.rules import AGENT_PATTERN, MAX_AGENT_CHARS, MAX_TAG_CHARS
+from graph.core.tenancy import AGENT_PATTERN, MAX_AGENT_CHARS
+from graph.memories.rules import MAX_TAG_CHARS
 
 # A tenant id: what `agent` names on every node. The rules live in the domain (graph/memories/rules.py).
 Agent = Annotated[str, StringConstraints(min_length=1, max_length=MAX_AGENT_CHARS, pattern=AGENT_PATTERN)]

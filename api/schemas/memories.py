@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
-from graph.memories.audit import Operation
+from graph.audit import Operation
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
 from graph.memories.rules import (MAX_CATEGORY_CHARS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, MAX_TAGS,
                                   MAX_VERSION, NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)

@@ -1,5 +1,5 @@
-// Takes the write lock of one (agent, subject, predicate) for the rest of the transaction:
-// concurrent writers of the same belief queue here (Neo4j) or fail and retry (ArcadeDB's MVCC).
+// Takes the write lock of one (agent, subject, predicate) for the rest of the transaction, for a
+// change to one belief outside the write path (which locks its slots with beliefs/slots/open).
 // params: agent, key, subject, predicate, now
 // returns: scalar
 MERGE (s:BeliefSlot {key: $key})

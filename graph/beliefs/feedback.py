@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.memories import audit
+from graph import audit
 from graph.core.errors import NotFound
+from graph.core.keys import slot_key, source_key
+from graph.memories.records import claim_from_map
 from graph.memories.model import Provenance
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import iso, utcnow
@@ -39,7 +41,13 @@ class FeedbackService:
             before = await tx.optional("memories/get", agent=agent, id=memory_id)
             if not before:
                 raise NotFound("memory", memory_id)
-            terms = await tx.one("beliefs/attach_source", agent=agent, memory_id=memory_id, source_type=source.source,
+            claim = claim_from_map(before["claim"])
+            if claim is not None:
+                # A belief's sources change under its slot's lock, as the write path's dedup changes them.
+                await tx.scalar("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
+                                subject=claim.subject, predicate=claim.predicate, now=iso(now))
+            terms = await tx.one("beliefs/attach_source", agent=agent, memory_id=memory_id,
+                                 source_key=source_key(agent, source.source, source.ref or ""), source_type=source.source,
                                    source_ref=source.ref or "", now=iso(now))
             trust = trust_now(terms, now)
             row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,

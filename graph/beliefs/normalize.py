@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from graph.core.vocab import NORMALIZER_NAMES
+
 _SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW", "₽": "RUB", "₺": "TRY"}
 _AMOUNT = r"[-+]?\d[\d,]*(?:\.\d+)?|[-+]?\.\d+"
 _CODE_FIRST = re.compile(rf"^([A-Za-z]{{3}})\s*({_AMOUNT})$")
@@ -48,3 +50,5 @@ NORMALIZERS: dict[str, Callable[[str], str]] = {
 
 def normalize(name: str, value: str) -> str:
     return NORMALIZERS[name](value)
+
+assert tuple(NORMALIZERS) == NORMALIZER_NAMES, "every normaliser the vocabulary names exists"

@@ -17,7 +17,9 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-USER_SOURCES = ("user_explicit", "user_implicit")
+from graph.core.vocab import USER_SOURCES
+
+
 NEWER_VALID_TIME, OLDER_VALID_TIME = "newer_valid_time", "older_valid_time"
 
 

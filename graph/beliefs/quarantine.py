@@ -2,18 +2,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from graph.memories import audit
-from graph.beliefs.rivalry import (apply_succession, conflict_rows, me_of, review_policy, rivals,
-                                   settled_by_activation, succession, unrecorded)
-from graph.beliefs.write_path import lock_claim, supersede_all
-from graph.core.errors import NotFound, StateConflict
-from graph.memories.model import Memory
+from graph import audit
+from graph.beliefs.engine import Book, belief_of_memory, open_slots, settle
 from graph.beliefs.precedence import Contender, decide
-from graph.beliefs.predicates import schema_in
+from graph.beliefs.rivalry import may_have_rivals, me_of, review_policy, settled_by_activation, unrecorded, conflict_rows
+from graph.core.checks import check_choice, check_note
+from graph.core.errors import NotFound, StateConflict
+from graph.core.tenancy import check_agent
+from graph.core.vocab import MANUAL_QUARANTINE_REASONS, REVIEW_ACTIONS
+from graph.core.timeutil import iso, utcnow
+from graph.memories.model import Memory
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
-from graph.core.timeutil import iso, utcnow
 
 QUARANTINABLE = ("active", "disputed")
 
@@ -30,6 +32,10 @@ class QuarantineService:
         self.runner = runner
 
     async def quarantine(self, agent: str, memory_id: str, reason: str, details: str | None, actor: str) -> Memory:
+        check_agent(agent)
+        check_choice(reason, "reason", MANUAL_QUARANTINE_REASONS)
+        check_note(details, "details")
+
         async def work(tx: Tx) -> Memory:
             current = await tx.optional("memories/get", agent=agent, id=memory_id)
             if not current:
@@ -48,8 +54,12 @@ class QuarantineService:
 
     async def review(self, agent: str, memory_id: str, action: str, reason: str | None, actor: str) -> Review:
         """activate: the memory is treated as a normal write again. With a claim, trust-gated
-        precedence runs against today's active beliefs; if it still loses, it stays quarantined with
-        a pending conflict (a person can then resolve that conflict to override). reject: archived."""
+        precedence runs against today's active beliefs (the belief engine, as on the write path);
+        if it still loses, it stays quarantined with a pending conflict (a person can then resolve
+        that conflict to override). reject: archived."""
+        check_agent(agent)
+        check_choice(action, "action", REVIEW_ACTIONS)
+        check_note(reason, "reason")
 
         async def work(tx: Tx) -> Review:
             now = utcnow()
@@ -57,56 +67,57 @@ class QuarantineService:
             if not current:
                 raise NotFound("memory", memory_id)
             memory, claim = current["memory"], claim_from_map(current["claim"])
+            book = None
             if claim:
-                await lock_claim(tx, agent, claim)
-                fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
+                book = await open_slots(tx, agent, [claim], now)
+                fresh = await tx.optional("memories/get", agent=agent, id=memory_id)  # under the lock
+                assert fresh is not None  # this transaction read it a statement ago
                 memory = fresh["memory"]
             if memory["status"] != "quarantined":
                 raise StateConflict(f"memory {memory_id} is {memory['status']}, not quarantined")
             pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory_id)
             if action == "reject":
-                result = await self._finish(tx, agent, memory, "archived", "rejected", (), [p["id"] for p in pending],
+                result = await self._finish(tx, agent, memory_id, "archived", "rejected", (), [p["id"] for p in pending],
                                             "reject", actor, reason, now)
                 return Review(result)
 
+            me = me_of(memory, claim, now)
             contenders: list[Contender] = []
             policy = "supersede"
-            if claim:
+            if book is not None and claim is not None:
                 # The same rule set as the write path: cardinality and exclusivity included.
-                schema = await schema_in(tx, agent, claim.predicate)
-                contenders = await rivals(tx, agent, claim, schema, now, exclude=memory_id)
-                policy = review_policy(schema)
-            me = me_of(memory, claim, now)
+                state = book.state_of(claim)
+                if may_have_rivals(claim, state.schema):
+                    contenders = [b.contender(now) for b in state.rivals(claim, exclude=memory_id)]
+                policy = review_policy(state.schema)
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
             known = {p["other_id"] for p in pending}
             if verdict.status == "active":
-                # Its place in valid time, as on the write path: an older state activates as history.
-                plan = await succession(tx, agent, claim, schema, me, verdict, now) if claim else None
-                beaten = list(plan.superseded if plan else verdict.supersede)
-                superseded = await supersede_all(tx, agent, memory, beaten, "review_activation", now)
-                if plan:
-                    superseded += tuple(i for i in plan.replaced() if i not in superseded)
-                # As on the write path, each clash decided now is recorded, resolved (supersede or
-                # keep_both); one a pending conflict records already is settled with it.
-                decided = conflict_rows(unrecorded(verdict.clashes, known), status="resolved",
-                                        reason=verdict.resolution, resolution=verdict.resolution, new_trust=me.trust)
-                if decided:
-                    await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
-                                 now=iso(now))
-                settle = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
-                result = await self._finish(tx, agent, memory, plan.status if plan else "active", "activated",
-                                            superseded, settle, verdict.resolution or "supersede", actor, reason, now)
-                if plan and plan.closures:
-                    await apply_succession(tx, agent, memory_id, plan, now, own_window=True)
-                    fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
-                    result = memory_from_map(fresh["memory"], fresh["claim"])
+                status, superseded = "active", ()
+                if book is not None and claim is not None:
+                    # Its place in valid time, as on the write path: an older state activates as history.
+                    state = book.state_of(claim)
+                    belief = belief_of_memory(memory, claim, "active")
+                    state.beliefs.append(belief)
+                    plan = settle(state, claim, me, verdict, now,
+                                  reasons={c.existing.memory_id: "review_activation" for c in verdict.clashes})
+                    status, superseded = belief.status, plan.replaced()
+                    # As on the write path, each clash decided now is recorded, resolved (supersede or
+                    # keep_both); one a pending conflict records already is settled with it.
+                    book.record_conflicts(memory_id, conflict_rows(
+                        unrecorded(verdict.clashes, known), status="resolved", reason=verdict.resolution,
+                        resolution=verdict.resolution, new_trust=me.trust))
+                settle_ids = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
+                result = await self._finish(tx, agent, memory_id, status, "activated", superseded, settle_ids,
+                                            verdict.resolution or "supersede", actor, reason, now, book)
                 return Review(result, superseded)
 
             lost = [c for c in verdict.clashes if not c.new_wins]
             conflicts = conflict_rows(unrecorded(lost, known), status="pending", reason="trust_insufficient",
                                       resolution=None, new_trust=me.trust)
-            if conflicts:
-                await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+            if book is not None:
+                book.record_conflicts(memory_id, conflicts)
+                await book.write(tx, now)
             await audit.record(tx, agent, "review", actor, [memory_id],
                                after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
                                       "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
@@ -116,14 +127,22 @@ class QuarantineService:
         return await self.runner.write_tx(work)
 
     @staticmethod
-    async def _finish(tx: Tx, agent: str, memory: dict, status: str, outcome: str, superseded: tuple[str, ...],
-                      settle: list[str], resolution: str, actor: str, reason: str | None, now) -> Memory:
-        changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
-                                 quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
-                                 now=iso(now))
-        if settle:
-            await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor, now=iso(now))
-        await audit.record(tx, agent, "review", actor, [memory["id"], *superseded], before={"status": "quarantined"},
+    async def _finish(tx: Tx, agent: str, memory_id: str, status: str, outcome: str, superseded: tuple[str, ...],
+                      settle_ids: list[str], resolution: str, actor: str, reason: str | None, now: datetime,
+                      book: Book | None = None) -> Memory:
+        """The review's status first (it ends the quarantine), then what the engine decided for the
+        slot (its own window closed, when it activated as history)."""
+        changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status=status,
+                               quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
+                               now=iso(now))
+        if book is not None:
+            await book.write(tx, now)
+            changed = await tx.optional("memories/get", agent=agent, id=memory_id)
+        assert changed is not None  # read under the slot's lock in this transaction
+        if settle_ids:
+            await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle_ids, resolution=resolution, actor=actor,
+                          now=iso(now))
+        await audit.record(tx, agent, "review", actor, [memory_id, *superseded], before={"status": "quarantined"},
                            after={"status": status, "outcome": outcome, "superseded": list(superseded),
                                   "reason": reason})
         return memory_from_map(changed["memory"], changed["claim"])

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from graph.core.timeutil import from_graph
+from graph.core.vocab import DEFAULT_SOURCE, SOURCE_TYPES
 
 SOURCE_WEIGHTS: dict[str, float] = {
     "user_explicit": 1.0,
@@ -16,8 +17,7 @@ SOURCE_WEIGHTS: dict[str, float] = {
     "document": 0.6,
     "inference": 0.5,
 }
-SOURCE_TYPES = tuple(SOURCE_WEIGHTS)
-DEFAULT_SOURCE = "inference"
+assert tuple(SOURCE_WEIGHTS) == SOURCE_TYPES, "every source type has a weight, in the vocabulary's order"
 UNKNOWN_SOURCE_WEIGHT = 0.5
 DISPUTED_BELOW = 0.3  # a dispute that drives trust below this marks the memory disputed
 

@@ -17,6 +17,8 @@ from graph.core.errors import InvalidInput
 REPLACEMENT = "\ufffd"
 
 
+MAX_METADATA_DEPTH = 32  # levels of nested objects and lists; what every JSON tool reads back
+
 def is_valid_unicode(text: str) -> bool:
     """False when the string holds a surrogate code point (lone, or a pair Python never joined)."""
     try:

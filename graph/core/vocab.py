@@ -1,4 +1,5 @@
-"""The fixed vocabularies: memory types, statuses, claim scopes, conflict choices, search modes."""
+"""The fixed vocabularies: memory types, statuses, claim scopes, sources, predicate schemas,
+conflict choices, search modes. Each is defined here once; api/schemas builds its literals from them."""
 from __future__ import annotations
 
 MEMORY_TYPES = ("fact", "preference", "goal", "event", "decision", "procedure", "action", "other")
@@ -23,3 +24,20 @@ SCOPES = ("global", "session", "temporal")
 ON_CONFLICT = ("quarantine", "keep_active")
 
 SEARCH_MODES = ("hybrid", "vector", "keyword")
+
+# Where a belief came from, most trusted first (graph/beliefs/trust.py weighs each one).
+SOURCE_TYPES = ("user_explicit", "system", "tool_output", "user_implicit", "document", "inference")
+DEFAULT_SOURCE = "inference"
+USER_SOURCES = ("user_explicit", "user_implicit")
+
+# A predicate's schema (graph/beliefs/predicates.py): each tuple's first value is the default a
+# predicate without a registered schema takes.
+CARDINALITIES = ("single", "multi")
+CONFLICT_POLICIES = ("supersede", "require_review", "keep_both")
+DEDUP_POLICIES = ("corroborate", "store")
+NORMALIZER_NAMES = ("none", "trim", "lowercase", "lowercase_trim", "currency")
+
+# What a person may do with a quarantined memory, a pending conflict, and why a memory is quarantined by hand.
+REVIEW_ACTIONS = ("activate", "reject")
+RESOLUTION_ACTIONS = ("supersede", "reject", "keep_both")
+MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")

@@ -1,16 +1,16 @@
-"""What a claim adds to the entity graph, inside the belief write path's transaction: its subject
-(and a value that names a thing) as entities, resolved through known aliases, and the typed
-relation it evidences when its predicate has a rule (rules.py)."""
+"""What a claim adds to the entity graph, inside the write path's transaction: its subject (and a
+value that names a thing) as entities, resolved through known aliases, and the typed relation it
+evidences when its predicate has a rule (rules.py). Pure: the aliases are read with the claim's
+slot (graph/beliefs/engine.py) and the rows written with the memory (memories/create)."""
 from __future__ import annotations
 
 import uuid
 from typing import Any
 
-from graph.beliefs.claims import value_names_a_thing
-from graph.entities.names import entity_key, name_key
-from graph.entities.rules import relation_key, rule_for, subject_kind
+from graph.core.keys import entity_key, name_key, relation_key
+from graph.entities.names import value_names_a_thing
+from graph.entities.rules import rule_for, subject_kind
 from graph.memories.model import Claim
-from graph.store.gateway import Tx
 
 
 def _entity(agent: str, name: str, kind: str, resolved: dict[str, str]) -> dict[str, Any]:
@@ -19,20 +19,26 @@ def _entity(agent: str, name: str, kind: str, resolved: dict[str, str]) -> dict[
             "id": str(uuid.uuid4()), "kind": kind}
 
 
-async def claim_entities(tx: Tx, agent: str, claim: Claim) -> tuple[dict[str, Any], dict[str, Any] | None,
-                                                                    dict[str, Any] | None]:
-    """The subject and value entity rows for beliefs/assert_claim, and the relation row for
-    entities/evidence (None when the claim evidences none)."""
+def entity_keys_of(agent: str, claim: Claim) -> list[str]:
+    """The keys of the entities the claim names: its subject, and its value when it names a thing."""
+    return [entity_key(agent, n) for n in _names(claim)]
+
+
+def claim_entities(agent: str, claim: Claim, aliases: dict[str, str]) -> tuple[
+        dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
+    """The subject and value entity rows for memories/create, and the relation row (None when the
+    claim evidences none). `aliases`: alias key -> the key of its entity (beliefs/slots/open)."""
     rule = rule_for(claim.predicate)
-    names = [claim.subject] + ([claim.value] if value_names_a_thing(claim.value) else [])
-    keys = [entity_key(agent, n) for n in names]
-    rows = await tx.many("entities/resolve", agent=agent, keys=keys)
-    resolved = {r["key"]: r["entity_key"] for r in rows}
-    subject = _entity(agent, claim.subject, subject_kind(claim.subject, rule), resolved)
-    value = _entity(agent, claim.value, rule.value_kind if rule else "other", resolved) if len(names) > 1 else None
+    names = _names(claim)
+    subject = _entity(agent, claim.subject, subject_kind(claim.subject, rule), aliases)
+    value = _entity(agent, claim.value, rule.value_kind if rule else "other", aliases) if len(names) > 1 else None
     relation = None
     if rule is not None and value is not None and value["key"] != subject["key"]:
         source, target = (value, subject) if rule.reverse else (subject, value)
         relation = {"key": relation_key(rule.type, source["key"], target["key"]), "id": str(uuid.uuid4()),
-                    "type": rule.type, "from_key": source["key"], "to_key": target["key"]}
+                    "type": rule.type, "reverse": rule.reverse}
     return subject, value, relation
+
+
+def _names(claim: Claim) -> list[str]:
+    return [claim.subject] + ([claim.value] if value_names_a_thing(claim.value) else [])

@@ -1,21 +1,25 @@
 """How an entity's name keys into the graph: one entity per tenant and normalised name."""
 from __future__ import annotations
 
+import re
+
 from graph.core.errors import InvalidInput
+
 from graph.core.values import check_unicode
 
 KINDS = ("person", "place", "organisation", "product", "other")
 MAX_NAME = 1_000
 
 
-def name_key(name: str) -> str:
-    """Case and whitespace do not make another entity: "ACME  corp " and "Acme Corp" are one."""
-    return " ".join(name.split()).lower()
+_PROPER_NAME = re.compile(r"^[A-Z][^\d$€£¥%]*$")
 
 
-def entity_key(agent: str, name: str) -> str:
-    # Agent ids hold no space, so keys of different tenants never meet (as for sources).
-    return f"{agent} {name_key(name)}"
+def value_names_a_thing(value: str) -> bool:
+    """A value becomes an Entity when it reads like a proper name ("Seattle", "Notion", "Marcus
+    Aurelius"): capitalised, at most five words, no digits or money. "dark mode" and "$750" stay
+    values. Deterministic on purpose: no model decides what is a thing."""
+    words = value.split()
+    return 0 < len(words) <= 5 and all(w[:1].isupper() for w in words) and bool(_PROPER_NAME.match(value.strip()))
 
 
 def check_name(name: str, field: str) -> str:

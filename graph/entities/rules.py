@@ -49,8 +49,3 @@ def subject_kind(subject: str, rule: Rule | None) -> str:
     if subject.strip().lower() in USER_SUBJECTS:
         return "person"
     return rule.subject_kind if rule else "other"
-
-
-def relation_key(rel_type: str, from_key: str, to_key: str) -> str:
-    # Entity keys start with the agent: a relation key is tenant-bound too. \x1f cannot occur in names' keys' joins.
-    return f"{rel_type}\x1f{from_key}\x1f{to_key}"

@@ -8,9 +8,9 @@ from enum import IntEnum
 from fnmatch import fnmatchcase
 from typing import Iterable
 
-from graph.beliefs.trust import SOURCE_TYPES
+from graph.core.vocab import SOURCE_TYPES
 from graph.core.errors import InvalidInput
-from graph.memories.rules import check_agent
+from graph.core.tenancy import check_agent
 
 MAX_KEY_AGENTS = 1_000
 MAX_KEY_NAME_CHARS = 200

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from graph.core.keys import lock_key
 from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.links.kinds import check_user_kind
-from graph.memories import audit
+from graph import audit
 from graph.store.gateway import GraphRunner, Tx
 
 
@@ -76,7 +77,7 @@ class LinkService:
 async def _refuse_causal_cycle(tx: Tx, agent: str, from_id: str, to_id: str, now: datetime) -> None:
     """`from` CAUSES `to` closes a cycle when `to` already leads to `from`. The tenant's CAUSES lock
     makes the check and the write one step for concurrent linkers."""
-    await tx.scalar("links/lock_causes", key=f"{agent}\x1fCAUSES", agent=agent, now=iso(now))
+    await tx.scalar("links/lock_causes", key=lock_key(agent, "CAUSES"), agent=agent, now=iso(now))
     chain = await tx.optional("links/causal_path", agent=agent, from_id=to_id, to_id=from_id)
     if chain is not None:
         raise StateConflict(f"{from_id} CAUSES {to_id} would close a causal cycle: {' -> '.join(chain['ids'])} "

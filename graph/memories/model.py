@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.beliefs.trust import DEFAULT_SOURCE
+from graph.core.vocab import DEFAULT_SOURCE
 
 DEFAULT_IMPORTANCE = 0.5
 

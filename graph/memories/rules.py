@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from graph.beliefs.claims import check_claim
-from graph.beliefs.trust import SOURCE_TYPES
 from graph.core.errors import InvalidInput
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import check_instant
-from graph.core.values import check_json, check_unicode
-from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT
+from graph.core.values import MAX_METADATA_DEPTH, check_json, check_unicode
+from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SOURCE_TYPES
+from graph.memories.claims import check_claim
 from graph.memories.model import MemoryPatch, NewMemory
 
 # The fields a patch may change. Everything else on a memory (agent, id, status, version, trust,
@@ -27,30 +27,13 @@ from graph.memories.model import MemoryPatch, NewMemory
 PATCHABLE_FIELDS = ("text", "memory_type", "category", "importance", "tags", "event_at", "metadata")
 NOT_NULL_ON_PATCH = ("text", "memory_type", "importance", "tags")  # the others may be cleared with None
 
-# A tenant id: printable, no spaces, so it reads well in Cypher.
-AGENT_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:@/+\-]*$"
-MAX_AGENT_CHARS = 128
 MAX_CATEGORY_CHARS = 100
 MAX_TAGS = 64
 MAX_TAG_CHARS = 64
 MAX_METADATA_BYTES = 16_384
 MAX_VERSION = 2**63 - 1  # the graph's integers are 64-bit
-MAX_METADATA_DEPTH = 32  # levels of nested objects and lists; what every JSON tool reads back
 MAX_REF_CHARS = 500
 MAX_SUSPICIOUS_DETAILS_CHARS = 2_000
-
-_AGENT = re.compile(AGENT_PATTERN)
-
-
-def check_agent(agent: Any, field: str) -> str:
-    if not isinstance(agent, str) or not agent:
-        raise InvalidInput(field, "must be a non-empty string")
-    if len(agent) > MAX_AGENT_CHARS:
-        raise InvalidInput(field, f"is {len(agent)} characters; the limit is {MAX_AGENT_CHARS}")
-    if not _AGENT.match(agent):
-        raise InvalidInput(field, f"must match {AGENT_PATTERN}")
-    return agent
-
 
 def check_text(text: Any, field: str, max_chars: int) -> str:
     if not isinstance(text, str):

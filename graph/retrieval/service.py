@@ -18,7 +18,7 @@ from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_
 from graph.retrieval.funnel import funnel
 from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
 from graph.retrieval.across_tenants import AcrossTenants, merge
-from graph.memories.rules import check_agent
+from graph.core.tenancy import check_agent
 from graph.core.errors import InvalidInput
 from graph.core.tasks import cancel_and_wait
 from graph.memories.records import memory_from_map

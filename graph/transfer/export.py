@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from graph.core.timeutil import iso, utcnow
-from graph.memories.rules import check_agent
+from graph.core.tenancy import check_agent
 from graph.store.gateway import GraphRunner
 from graph.transfer import format as fmt
 

@@ -18,8 +18,8 @@ from typing import Any
 from graph.core.errors import InvalidInput, StateConflict
 from graph.core.timeutil import utcnow
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.audit import DEFAULT_ACTOR
-from graph.memories.rules import check_agent
+from graph.audit import DEFAULT_ACTOR
+from graph.core.tenancy import check_agent
 from graph.store.gateway import GraphRunner, Tx
 from graph.transfer import lines as parse_lines
 from graph.transfer.lines import Batch

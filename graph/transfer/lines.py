@@ -9,16 +9,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from graph.beliefs.claims import check_claim, slot_key
-from graph.beliefs.normalize import NORMALIZERS
-from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES
-from graph.beliefs.trust import SOURCE_TYPES, compute_trust
+from graph.core.keys import predicate_key, slot_key
+from graph.memories.claims import check_claim
+
+
+from graph.beliefs.trust import compute_trust
+from graph.core.vocab import (CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, DEFAULT_SOURCE, NORMALIZER_NAMES,
+                              SOURCE_TYPES)
 from graph.core.tenant_token import tenant_token
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import STATUSES
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
-from graph.memories.audit import audit_json
+from graph.audit import audit_json
 from graph.memories.model import Claim
 from graph.memories.rules import (MAX_REF_CHARS, check_category, check_importance, check_memory_type,
                                   check_optional_str, check_tags, check_text, metadata_json)
@@ -190,21 +193,22 @@ def _predicate(item: dict[str, Any], agent: str) -> dict[str, Any]:
     _known(item, "predicate", (*fmt.PREDICATE_VALUES, *fmt.PREDICATE_TIMES))
     name = _text(item.get("predicate"), "predicate.predicate", 100, required=True)
     props = {"predicate": name,
-             "cardinality": _choice(item.get("cardinality"), "predicate.cardinality", CARDINALITIES, default="single"),
+             "cardinality": _choice(item.get("cardinality"), "predicate.cardinality", CARDINALITIES,
+                                    default=CARDINALITIES[0]),
              "conflict_policy": _choice(item.get("conflict_policy"), "predicate.conflict_policy", CONFLICT_POLICIES,
-                                        default="supersede"),
-             "normalize": _choice(item.get("normalize"), "predicate.normalize", tuple(NORMALIZERS), default="none"),
+                                        default=CONFLICT_POLICIES[0]),
+             "normalize": _choice(item.get("normalize"), "predicate.normalize", NORMALIZER_NAMES,
+                                  default=NORMALIZER_NAMES[0]),
              "dedup_policy": _choice(item.get("dedup_policy"), "predicate.dedup_policy", DEDUP_POLICIES,
-                                     default="corroborate")}
+                                     default=DEDUP_POLICIES[0])}
     created = _time(item.get("created_at"), "predicate.created_at")
-    # The key as graph/beliefs/predicates.py makes it.
-    return {"key": f"{agent}\x1f{name}", "props": props, "created_at": created,
+    return {"key": predicate_key(agent, name), "props": props, "created_at": created,
             "updated_at": _time(item.get("updated_at"), "predicate.updated_at") or created}
 
 
 def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, Any]:
     _known(item, "memory", (*fmt.MEMORY_VALUES, *fmt.MEMORY_TIMES, "claim", "sources", "embedding"))
-    source = _choice(item.get("source_type"), "memory.source_type", SOURCE_TYPES, default="inference")
+    source = _choice(item.get("source_type"), "memory.source_type", SOURCE_TYPES, default=DEFAULT_SOURCE)
     trust = _unit(item.get("trust"), "memory.trust", default=compute_trust(source).trust)
     props: dict[str, Any] = {
         "id": _uuid(item.get("id"), "memory.id"),
@@ -278,7 +282,7 @@ def _source(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict) or set(value) - {"type", "ref", "at"}:
         raise InvalidInput(where, "must be an object with type, ref and at")
     ref = check_optional_str(value.get("ref"), f"{where}.ref", MAX_REF_CHARS) or ""
-    return {"type": _choice(value.get("type"), f"{where}.type", SOURCE_TYPES, default="inference"), "ref": ref,
+    return {"type": _choice(value.get("type"), f"{where}.type", SOURCE_TYPES, default=DEFAULT_SOURCE), "ref": ref,
             "at": _time(value.get("at"), f"{where}.at", required=True)}
 
 
@@ -340,7 +344,7 @@ def _operation(item: dict[str, Any]) -> dict[str, Any]:
     props = {"id": _uuid(item.get("id"), "operation.id"),
              "op": _text(item.get("op"), "operation.op", MAX_SHORT, required=True),
              "actor": _text(item.get("actor"), "operation.actor", MAX_SHORT, required=True),
-             # Stored as the audit trail stores them: JSON text (graph/memories/audit.py).
+             # Stored as the audit trail stores them: JSON text (graph/audit/records.py).
              "before": audit_json(item.get("before")), "after": audit_json(item.get("after")),
              "redacted": _bool(item.get("redacted"), "operation.redacted")}
     return {"id": props["id"], "props": props, "at": _time(item.get("at"), "operation.at", required=True),

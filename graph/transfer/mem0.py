@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from graph.core.keys import scoped
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
 
@@ -22,7 +23,7 @@ SOURCE_REF = "mem0"
 
 
 def memory_id(agent: str, mem0_id: str) -> str:
-    return str(uuid.uuid5(NAMESPACE, f"{agent}\x1f{mem0_id}"))
+    return str(uuid.uuid5(NAMESPACE, scoped(agent, mem0_id)))
 
 
 def _when(value: Any, name: str, default: str) -> str:
@@ -55,7 +56,7 @@ def to_lines(item: dict[str, Any], agent: str, actor: str, now: datetime) -> lis
               "status": "active", "metadata": {**metadata, "mem0": kept}, "source_type": "inference",
               "created_at": created, "updated_at": updated,
               "sources": [{"type": "inference", "ref": SOURCE_REF, "at": created}]}
-    operation = {"kind": "operation", "id": str(uuid.uuid5(NAMESPACE, f"{agent}\x1fimport\x1f{mem0_id}")),
+    operation = {"kind": "operation", "id": str(uuid.uuid5(NAMESPACE, scoped(agent, "import", mem0_id))),
                  "op": "import", "actor": actor, "at": iso(now), "before": None,
                  "after": {"from": "mem0", "mem0_id": mem0_id, "id": ident}, "memory_ids": [ident]}
     return [memory, operation]

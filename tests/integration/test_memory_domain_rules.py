@@ -14,7 +14,7 @@ from graph.memories.model import Claim, MemoryPatch, NewMemory, Provenance
 @pytest.fixture
 def stored(services, run, agent):
     async def go():
-        return (await services.memories.create(NewMemory(agent=agent, text="The user prefers tea",
+        return (await services.writes.store(NewMemory(agent=agent, text="The user prefers tea",
                                                          tags=("drinks",)))).memory
     return run(go)
 
@@ -118,7 +118,7 @@ def test_store_refuses_values_outside_the_rules_and_writes_nothing(services, run
     items = [NewMemory(agent=agent, text="fine"), NewMemory(**{"agent": agent, "text": "also fine", **fields})]
 
     async def go():
-        await services.memories.create_many(items)
+        await services.writes.store_many(items)
 
     with pytest.raises(InvalidInput) as refused:
         run(go)

@@ -7,7 +7,7 @@ import json
 
 from graph.core.errors import Contention
 from graph.memories.model import Claim, NewMemory, Provenance
-from graph.memories.service import MemoryService
+from graph.writes.service import WriteService
 from graph.store.backends.connect import new_driver
 from graph.store.gateway import GraphRunner, RetryPolicy
 from api.problems import unavailable_problem
@@ -16,7 +16,7 @@ from api.problems import unavailable_problem
 def test_writes_that_keep_colliding_are_contention_not_an_outage(services, run, agent):
     """With no retry time, parallel claims on one slot collide at once on the optimistic backend
     (ArcadeDB reports its page conflicts as DeadlockDetected); on Neo4j the slot lock queues them.
-    One MemoryService per claim, as thirty processes would be: within one, claims on a slot take
+    One WriteService per claim, as thirty processes would be: within one, claims on a slot take
     turns before the database (the next test)."""
     backend, settings = services.backend, services.settings.model_copy(update={"neo4j_max_transaction_retry_time": 0})
 
@@ -28,8 +28,8 @@ def test_writes_that_keep_colliding_are_contention_not_an_outage(services, run, 
             claims = [NewMemory(agent=agent, text=f"The project budget is ${i}",
                                 claim=Claim(subject="project", predicate="budget_is", value=f"${i}"),
                                 provenance=Provenance(source="user_explicit")) for i in range(30)]
-            return await asyncio.gather(*(MemoryService(runner, services.encoder, max_text_chars=1_000, max_batch=10)
-                                          .create(c) for c in claims), return_exceptions=True)
+            return await asyncio.gather(*(WriteService(runner, services.encoder, max_text_chars=1_000, max_batch=10)
+                                          .store(c) for c in claims), return_exceptions=True)
         finally:
             await driver.close()
 
@@ -60,12 +60,12 @@ def test_claims_on_one_slot_take_turns_in_one_process_instead_of_colliding(servi
         try:
             runner = GraphRunner(driver, services.runner.database, services.runner.registry)
             runner.retry = RetryPolicy(read=0, write=0, background=0)
-            memories = MemoryService(runner, services.encoder, max_text_chars=1_000, max_batch=10)
+            writes = WriteService(runner, services.encoder, max_text_chars=1_000, max_batch=10)
             claims = [NewMemory(agent=agent, text=f"The project budget is ${i}",
                                 claim=Claim(subject="project", predicate="budget_is", value=f"${i}"),
                                 provenance=Provenance(source="user_explicit")) for i in range(30)]
-            outcomes = await asyncio.gather(*(memories.create(c) for c in claims), return_exceptions=True)
-            return outcomes, runner.collisions.counts, len(memories.slots)
+            outcomes = await asyncio.gather(*(writes.store(c) for c in claims), return_exceptions=True)
+            return outcomes, runner.collisions.counts, len(writes.slots)
         finally:
             await driver.close()
 
@@ -90,8 +90,8 @@ def test_collisions_are_counted_by_unit_of_work_and_statement(services, run, age
             claims = [NewMemory(agent=agent, text=f"The project budget is ${i}",
                                 claim=Claim(subject="project", predicate="budget_is", value=f"${i}"),
                                 provenance=Provenance(source="user_explicit")) for i in range(12)]
-            outcomes = await asyncio.gather(*(MemoryService(runner, services.encoder, max_text_chars=1_000,
-                                                            max_batch=10).create(c) for c in claims),
+            outcomes = await asyncio.gather(*(WriteService(runner, services.encoder, max_text_chars=1_000,
+                                                           max_batch=10).store(c) for c in claims),
                                             return_exceptions=True)
             return outcomes, runner.collisions
         finally:

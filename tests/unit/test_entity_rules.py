@@ -5,8 +5,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from graph.entities.names import entity_key, name_key
-from graph.entities.rules import relation_key, rule_for, subject_kind
+from graph.core.keys import entity_key, name_key, relation_key
+from graph.entities.rules import rule_for, subject_kind
 from graph.entities.strength import Evidence, corroboration, recency, standing, strength
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -1,7 +1,5 @@
-"""Rules for claims that a request schema cannot express, and how claims key into the graph."""
+"""Rules for claims that a request schema cannot express. Pure: no I/O."""
 from __future__ import annotations
-
-import re
 
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import check_instant
@@ -12,7 +10,6 @@ from graph.memories.model import Claim
 MAX_SUBJECT = MAX_PREDICATE = 100
 MAX_VALUE = 1_000
 MAX_SESSION_ID = 200
-_PROPER_NAME = re.compile(r"^[A-Z][^\d$€£¥%]*$")
 
 
 def check_claim(claim: Claim, field: str) -> None:
@@ -46,16 +43,3 @@ def check_claim(claim: Claim, field: str) -> None:
     valid_until = check_instant(claim.valid_until, f"{field}.valid_until")
     if valid_from and valid_until and valid_from > valid_until:
         raise InvalidInput(f"{field}.valid_until", "must not be before valid_from")
-
-
-def value_names_a_thing(value: str) -> bool:
-    """A value becomes an Entity when it reads like a proper name ("Seattle", "Notion", "Marcus
-    Aurelius"): capitalised, at most five words, no digits or money. "dark mode" and "$750" stay
-    values. Deterministic on purpose: no model decides what is a thing."""
-    words = value.split()
-    return 0 < len(words) <= 5 and all(w[:1].isupper() for w in words) and bool(_PROPER_NAME.match(value.strip()))
-
-
-def slot_key(agent: str, subject: str, predicate: str) -> str:
-    # \x1f (unit separator) cannot appear in an agent id, so keys of different tenants never meet.
-    return f"{agent}\x1f{subject}\x1f{predicate}"

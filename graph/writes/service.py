@@ -1,0 +1,215 @@
+"""Writing new memories: one item or a batch, plain or with a claim, in one transaction.
+
+The statements of one tenant's share of a write, however many items it holds:
+  1. beliefs/slots/open (only when some item carries a claim): lock every slot and read its state;
+  2. memories/create: every new memory, with its claim, entities and relation;
+  3. beliefs/settle (only when a decision changed stored beliefs or recorded a conflict);
+  4. audit/record: every audit record of the write.
+A duplicate claim adds memories/get_many, to answer with the memory it corroborated. Between 1 and
+2, every claim is decided in order against the slots' state (graph/beliefs/engine.py), so claims
+in one batch see each other as if written one by one."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from graph import audit
+from graph.audit import DEFAULT_ACTOR, Entry
+from graph.beliefs.engine import Book, open_slots, pending_rows, settle
+from graph.beliefs.precedence import Contender, Verdict, decide
+from graph.beliefs.rivalry import may_have_rivals
+from graph.beliefs.slot_queue import SlotQueue
+from graph.beliefs.slots import Belief
+from graph.beliefs.trust import compute_trust
+from graph.core.errors import InvalidInput
+from graph.core.keys import slot_key
+from graph.core.timeutil import iso, utcnow
+from graph.embedding.encoder import AsyncEncoder
+from graph.memories.model import NewMemory, StoreResult
+from graph.memories.records import memory_from_map
+from graph.memories.rules import check_new
+from graph.store.gateway import GraphRunner, Tx
+from graph.writes.rows import claim_props, memory_row, source_of
+
+
+@dataclass
+class _Claimed:
+    """What the engine decided for one claimed item, until the write answers."""
+    position: int
+    memory_id: str  # the new memory, or the one a duplicate corroborated
+    deduplicated: bool = False
+    superseded: tuple[str, ...] = ()
+    conflicts: tuple[dict[str, Any], ...] = ()
+    corroboration: int = 1
+    trust: float = 0.0
+
+
+class WriteService:
+    def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
+                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+        self.runner, self.encoder = runner, encoder
+        self.max_text_chars, self.max_batch = max_text_chars, max_batch
+        self.slots = SlotQueue()  # claims on one belief slot take turns in this process
+        # Told after every commit that adds vectors, so retrieval can fold them into its index.
+        self.on_vectors_written = on_vectors_written
+
+    async def store(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
+        return (await self.store_many([new], field_prefix="", actor=actor))[0]
+
+    async def store_many(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                         actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
+        """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
+        decided in order, so claims in one batch see each other."""
+        if not items:
+            raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
+        if len(items) > self.max_batch:
+            raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
+        # The domain's own rules (graph/memories/rules.py), whoever the caller is.
+        checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
+                   for i, item in enumerate(items)]
+        vectors = await self.encoder.encode([item.text for item in items])
+        now = iso(utcnow())
+        rows = [memory_row(item, values, vector, now) for item, values, vector in zip(items, checked, vectors)]
+        tenants: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            tenants.setdefault(item.agent, []).append(i)
+
+        async def work(tx: Tx) -> list[StoreResult]:
+            results: dict[int, StoreResult] = {}
+            # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+            for agent, positions in tenants.items():
+                # A retried transaction starts again from fresh rows.
+                fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+                results.update(await _write_tenant(tx, agent, fresh, actor))
+            return [results[i] for i in range(len(items))]
+
+        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
+        async with self.slots.hold(claimed):
+            stored = await self.runner.write_tx(work)
+        self.on_vectors_written()
+        return stored
+
+
+async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
+                        actor: str) -> dict[int, StoreResult]:
+    plain = [(i, row) for i, item, row in entries if item.claim is None]
+    claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
+    log: list[Entry] = []
+    if plain:
+        log.append(Entry("store", actor, [row["props"]["id"] for _, row in plain], after={"memories": len(plain)}))
+        log += [Entry("quarantine", actor, [row["props"]["id"]], after={
+            "reason": "suspicious_input", "details": row["props"]["quarantine_details"]})
+            for _, row in plain if row["props"]["status"] == "quarantined"]
+    decided: list[_Claimed] = []
+    creates = [row for _, row in plain]
+    last = utcnow()
+    if claimed:
+        book = await open_slots(tx, agent, [item.claim for _, item, _ in claimed if item.claim], last)
+        for i, item, row in claimed:
+            # Each claim its own instant, in order: the belief is recorded when what it supersedes
+            # leaves the present, as known_at reads them, and later claims of the batch are newer.
+            last = now = max(utcnow(), last + timedelta(microseconds=1))
+            outcome = _decide_claim(book, item, row, now, actor, log)
+            outcome.position = i
+            decided.append(outcome)
+            if not outcome.deduplicated:
+                creates.append(row)
+    created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
+    maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
+    if claimed:
+        await book.write(tx, last)
+    await audit.record_all(tx, agent, log)
+
+    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
+    corroborated = {o.memory_id for o in decided if o.deduplicated and o.memory_id not in maps}
+    if corroborated:
+        for r in await tx.many("memories/get_many", agent=agent, ids=sorted(corroborated)):
+            maps[r["memory"]["id"]] = r
+    for o in decided:
+        found = maps[o.memory_id]
+        memory = memory_from_map(found["memory"], found["claim"])
+        if o.deduplicated:
+            # As this item left it: a later duplicate in the same batch corroborates it again.
+            memory = replace(memory, corroboration=o.corroboration, trust=o.trust, confidence=o.trust)
+            results[o.position] = StoreResult(memory=memory, deduplicated=True)
+            continue
+        pending = next((c["id"] for c in o.conflicts if c["status"] == "pending"), None)
+        results[o.position] = StoreResult(memory=memory, superseded=o.superseded,
+                                          conflicts=tuple(c["id"] for c in o.conflicts), pending_conflict_id=pending)
+    return results
+
+
+def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetime, actor: str,
+                  log: list[Entry]) -> _Claimed:
+    """The belief engine's decision for one claimed item, applied to the book and to `row`: dedup
+    (corroborate), or rivals -> decide -> succession, with the conflicts and audit records it owes."""
+    assert item.claim is not None
+    claim = book.normalized(item.claim)
+    state = book.state_of(claim)
+    schema = state.schema
+    memory_id = row["props"]["id"]
+
+    if schema.dedup_policy == "corroborate" and item.suspicious is None:
+        duplicate = state.duplicate(claim)
+        if duplicate is not None:
+            # The same belief again: add the new source to the existing memory instead of a new node.
+            b = state.corroborate(duplicate.id, source_of(item))
+            trust = b.trust(now)
+            log.append(Entry("dedup-corroborate", actor, [b.id], after={
+                "source": item.provenance.source, "ref": item.provenance.ref, "corroboration": b.corroboration,
+                "trust": trust}))
+            return _Claimed(0, b.id, deduplicated=True, corroboration=b.corroboration, trust=trust)
+
+    # Which active beliefs it may supersede or conflict with: the one rule set (rivalry.py).
+    contenders = [b.contender(now) for b in state.rivals(claim)] if may_have_rivals(claim, schema) else []
+    new_trust = compute_trust(item.provenance.source).trust
+    me = Contender(memory_id, item.provenance.source, new_trust, now, claim.valid_from or item.event_at,
+                   claim.valid_until)
+    verdict = decide(me, contenders, policy=schema.conflict_policy, on_conflict=item.on_conflict)
+    details = None
+    if item.suspicious is not None:
+        # Flagged input never replaces anything: it waits in quarantine, with any conflicts pending.
+        verdict = Verdict("quarantined", (), verdict.clashes, "pending", None, "suspicious_input")
+        details = item.suspicious or None
+    elif verdict.quarantine_reason:
+        lost = [c for c in verdict.clashes if not c.new_wins] or list(verdict.clashes)
+        details = "; ".join(f"conflicts with {c.existing.memory_id} (trust {c.existing.trust:.2f} vs "
+                            f"{new_trust:.2f}, {c.rule})" for c in lost)
+    belief = Belief(id=memory_id, status=verdict.status, succeeded=False, source_type=item.provenance.source,
+                    corroboration=1, reinforcements=0, disputes=0, created_at=now, event_at=item.event_at,
+                    normalized_value=claim.normalized_value or "", exclusive=claim.exclusive, scope=claim.scope,
+                    session_id=claim.session_id, valid_from=claim.valid_from, valid_until=claim.valid_until,
+                    sources={source_of(item)["key"]})
+    state.add(belief)
+    # Its place in valid time: a late, older state is history, its window closed at the next state's start.
+    plan = settle(state, claim, me, verdict, now, reasons={c.existing.memory_id: c.rule for c in verdict.clashes})
+    # Created as the plan leaves it; only what later claims of the batch change is an update.
+    belief.status, belief.valid_until = plan.status, plan.valid_until
+    belief.bumps, belief.closed, belief.left_reason = 0, False, None
+    claim = replace(claim, valid_until=plan.valid_until)
+
+    row["props"].update(status=plan.status, trust=new_trust, confidence=new_trust,
+                        superseded_reason="newer_valid_time" if plan.status == "superseded" else None,
+                        quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
+                        # Denormalised for retrieval: session visibility and session-over-global override.
+                        claim_key=slot_key(item.agent, claim.subject, claim.predicate),
+                        session_id=claim.session_id if claim.scope == "session" else None)
+    row.update(created_at=iso(now), valid_from=iso(claim.valid_from), valid_until=iso(claim.valid_until),
+               claim={"props": claim_props(claim), **book.entities(claim)})
+    conflicts = book.record_conflicts(memory_id, pending_rows(verdict, new_trust))
+    superseded = plan.replaced()
+    log.append(Entry("store", actor, [memory_id, *superseded], after={
+        "id": memory_id, "status": plan.status, "trust": new_trust, "claim": claim_props(claim),
+        "source": item.provenance.source, "superseded": list(superseded), "asserted_valid_until":
+        iso(item.claim.valid_until), "closed": {c.memory_id: iso(c.valid_until) for c in plan.closures},
+        "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason}))
+    if superseded:
+        log.append(Entry("supersede", actor, [memory_id, *superseded],
+                         before={"status": {i: "active" for i in superseded}},
+                         after={"status": {i: "superseded" for i in superseded}, "by": memory_id}))
+    if verdict.status == "quarantined":
+        log.append(Entry("quarantine", actor, [memory_id],
+                         after={"reason": verdict.quarantine_reason, "details": details}))
+    return _Claimed(0, memory_id, superseded=superseded, conflicts=tuple(conflicts))

@@ -1,0 +1,144 @@
+"""The one write path (graph/writes) and the one belief orchestration (graph/beliefs/engine.py):
+how many statements a claimed write costs, claims of one batch seeing each other as if written one
+by one, a manual resolution that keeps valid time, and the belief services' own input guards."""
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+
+import pytest
+
+from graph.beliefs.predicates import PredicateSchema
+from graph.core.errors import InvalidInput
+from graph.memories.model import Claim, NewMemory, Provenance
+from graph.store.gateway import Tx
+
+# The issue's target for the common case: a new belief, or one that supersedes another.
+MAX_STATEMENTS_PER_CLAIM = 4
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Counts the statements transactions run, by name (a spy on the real gateway). Retrieval's own
+    reads are left out: after a commit that adds vectors, the service folds them into its index."""
+    seen: Counter[str] = Counter()
+    real = Tx._shaped
+
+    async def counting(self, name, expected, params):
+        if not name.startswith("retrieval/"):
+            seen[name] += 1
+        return await real(self, name, expected, params)
+
+    monkeypatch.setattr(Tx, "_shaped", counting)
+    return seen
+
+
+def claimed(agent, value, *, source="user_explicit", subject="user", predicate="lives_in", **claim):
+    return NewMemory(agent=agent, text=f"The {subject} {predicate} {value}", provenance=Provenance(source=source),
+                     claim=Claim(subject=subject, predicate=predicate, value=value, **claim))
+
+
+def test_a_claimed_write_takes_at_most_four_statements(services, run, agent, statements):
+    async def go():
+        first = await services.writes.store(claimed(agent, "Berlin", source="user_implicit"))
+        after_first = sum(statements.values())
+        second = await services.writes.store(claimed(agent, "Lisbon"))  # supersedes the first
+        return first, second, after_first, sum(statements.values()) - after_first
+
+    first, second, new_belief, superseding = run(go)
+    assert second.superseded == (first.memory.id,)
+    assert new_belief <= MAX_STATEMENTS_PER_CLAIM and superseding <= MAX_STATEMENTS_PER_CLAIM, statements
+
+
+def test_a_batch_of_claims_costs_a_fixed_number_of_statements(services, run, agent, statements):
+    items = [claimed(agent, f"City {i % 7}", subject=f"person {i % 20}", source=("user_explicit", "document")[i % 2])
+             for i in range(200)]
+    results = run(lambda: services.writes.store_many(items))
+    assert len(results) == 200
+    assert sum(statements.values()) <= 6, statements  # open, create, settle, audit, and a read of duplicates
+
+
+def _outcome(services, run, agent, items, *, one_by_one):
+    async def go():
+        if one_by_one:
+            for item in items:
+                await services.writes.store(item)
+        else:
+            await services.writes.store_many(items)
+        page = await services.memories.list(agent, statuses=("active", "superseded", "quarantined"), limit=100)
+        return sorted((m.text, m.status, m.corroboration, m.valid_until, m.version) for m in page.items)
+    return run(go)
+
+
+def test_claims_in_one_batch_see_each_other_as_if_written_one_by_one(services, run, agent):
+    """Out-of-order dated states, a duplicate, a correction and a low-trust contradiction: the
+    batch leaves the slot as the same claims stored one at a time do."""
+    def items(tenant):
+        when = lambda year: datetime(year, 1, 1, tzinfo=timezone.utc)  # noqa: E731
+        return [claimed(tenant, "Paris", source="user_implicit", valid_from=when(2020)),
+                claimed(tenant, "Lisbon", source="user_implicit", valid_from=when(2024)),
+                claimed(tenant, "Berlin", source="user_implicit", valid_from=when(2022)),
+                claimed(tenant, "Berlin", source="document", valid_from=when(2022)),
+                claimed(tenant, "Rome", source="inference"),
+                claimed(tenant, "Oslo", source="user_explicit", predicate="works_in"),
+                claimed(tenant, "Bergen", source="user_explicit", predicate="works_in")]
+
+    batch = _outcome(services, run, agent, items(agent), one_by_one=False)
+    single = _outcome(services, run, agent + "-single", items(agent + "-single"), one_by_one=True)
+    assert batch == single
+    statuses = {text: status for text, status, *_ in batch}
+    assert statuses["The user lives_in Lisbon"] == "active"
+    assert statuses["The user lives_in Paris"] == statuses["The user lives_in Berlin"] == "superseded"
+    assert statuses["The user lives_in Rome"] == "quarantined"
+    assert statuses["The user works_in Bergen"] == "active" and statuses["The user works_in Oslo"] == "superseded"
+
+
+def test_a_manual_supersede_keeps_valid_time(client, agent):
+    """Under require_review, an older state that waits for review and is then preferred by a person
+    becomes history, closed where the present state starts; it does not replace the present. (Before
+    the one orchestration, resolution superseded every rival and left the older state current.)"""
+    client.put("/v1/predicates/lives_in", params={"agent": agent}, json={"conflict_policy": "require_review"})
+
+    def store(value, valid_from):
+        response = client.post("/v1/memories", json={
+            "agent": agent, "text": f"The user lives in {value}", "provenance": {"source": "user_implicit"},
+            "claim": {"subject": "user", "predicate": "lives_in", "value": value, "valid_from": valid_from}})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    present = store("Lisbon", "2023-01-01T00:00:00Z")
+    older = store("Berlin", "2020-01-01T00:00:00Z")
+    assert older["status"] == "quarantined" and older["pending_conflict_id"]
+    resolved = client.post(f"/v1/conflicts/{older['pending_conflict_id']}/resolve", params={"agent": agent},
+                           json={"action": "supersede"})
+    assert resolved.status_code == 200, resolved.text
+    get = lambda m: client.get(f"/v1/memories/{m['id']}", params={"agent": agent}).json()  # noqa: E731
+    now_present, now_older = get(present), get(older)
+    assert now_present["status"] == "active"
+    assert now_older["status"] == "superseded"
+    assert now_older["valid_until"].startswith("2023-01-01")
+    view = client.get(f"/v1/memories/{older['id']}/explain/supersession", params={"agent": agent}).json()
+    assert [(b["id"], b["reason"]) for b in view["superseded_by"]] == [(present["id"], "newer_valid_time")]
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda s, a: s.quarantine.review(a, "00000000-0000-0000-0000-000000000000", "approve", None, "t"), "action"),
+    (lambda s, a: s.quarantine.review(a, "00000000-0000-0000-0000-000000000000", "reject", "x" * 2_001, "t"),
+     "reason"),
+    (lambda s, a: s.quarantine.quarantine(a, "00000000-0000-0000-0000-000000000000", "because", None, "t"),
+     "reason"),
+    (lambda s, a: s.quarantine.review("not an agent", "00000000-0000-0000-0000-000000000000", "reject", None, "t"),
+     "agent"),
+    (lambda s, a: s.conflicts.resolve(a, "00000000-0000-0000-0000-000000000000", "merge", "t", None), "action"),
+    (lambda s, a: s.conflicts.list(a, limit=0), "limit"),
+    (lambda s, a: s.predicates.put(a, [PredicateSchema("lives_in", cardinality="several")]),
+     "predicates[0].cardinality"),
+    (lambda s, a: s.predicates.put(a, [PredicateSchema("lives_in", normalize="upper")]), "predicates[0].normalize"),
+    (lambda s, a: s.predicates.put(a, [PredicateSchema(" ")]), "predicates[0].predicate"),
+    (lambda s, a: s.predicates.put(a, []), "predicates"),
+    (lambda s, a: s.predicates.get(a, ""), "predicate"),
+])
+def test_belief_services_refuse_bad_input_themselves(services, run, agent, call, field):
+    with pytest.raises(InvalidInput) as refused:
+        run(lambda: call(services, agent))
+    assert refused.value.field == field
