@@ -47,13 +47,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_service(backend: str, data_dir: Path, port: int, log: Path) -> subprocess.Popen:
+def start_service(backend: str, data_dir: Path, port: int, log: Path,
+                  settings: dict[str, str] | None = None) -> subprocess.Popen:
     """The service's stderr goes to a file: a pipe nobody reads fills up (64 KB of the driver's retry
     warnings under contention) and then blocks the service's event loop on its next log line, which
     is what stalled the first 5-minute runs and their verification."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
     env.update(CREDENCE_BACKEND=backend, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_PORT=str(port),
-               CREDENCE_LOG_LEVEL="warning")
+               CREDENCE_LOG_LEVEL="warning", **(settings or {}))
     with log.open("ab") as sink:
         return subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, env=env,
                                 stdout=subprocess.DEVNULL, stderr=sink)
