@@ -55,7 +55,8 @@ from bench.ingest_search import percentile  # noqa: E402
 from bench.load_test import collisions, free_port, start_service, stop, wait_ready  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.beliefs.precedence import Contender, wins  # noqa: E402
-from graph.beliefs.trust import SOURCE_TYPES, compute_trust  # noqa: E402
+from graph.beliefs.trust import compute_trust  # noqa: E402
+from graph.core.vocab import SOURCE_TYPES  # noqa: E402
 
 T = TypeVar("T")
 LABELS = {"embedded": "embedded ArcadeDB", "neo4j": "local Neo4j 5.26"}
@@ -359,14 +360,14 @@ async def in_process(kind: str, writes: list[ClaimWrite], singles: list[ClaimWri
             chunk = writes[i:i + args.batch]
             for claimed in (True, False):
                 items = [new(w, CLAIMED if claimed else PLAIN, claimed) for w in chunk]
-                await counted(partial(services.memories.create_many, items), batches[claimed])
+                await counted(partial(services.writes.store_many, items), batches[claimed])
         by_outcome: dict[str, list[Count]] = {o: [] for o in OUTCOMES}
         plain: list[Count] = []
         for w in singles:
             counts: list[Count] = []
-            result = await counted(partial(services.memories.create, new(w, CLAIMED, True)), counts)
+            result = await counted(partial(services.writes.store, new(w, CLAIMED, True)), counts)
             by_outcome[_outcome_of(result)].append(counts[0])
-            await counted(partial(services.memories.create, new(w, PLAIN, False)), plain)
+            await counted(partial(services.writes.store, new(w, PLAIN, False)), plain)
         await asyncio.sleep(1.0)  # let what the writes started finish, to count it apart
         found.update(batches=batches, by_outcome=by_outcome, single_plain=plain)
     finally:
