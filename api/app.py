@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from api import problems
+from api import openapi, problems
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
@@ -38,6 +38,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                   description="A memory service for AI agents whose beliefs keep their origin, trust and history.")
     app.state.services = services
     problems.install(app)
+    openapi.document(app)  # every route answers problem+json, and says so
     app.include_router(health.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
                    predicates.router, transfer.router, admin.router, keys.router, entities.router):

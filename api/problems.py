@@ -135,8 +135,6 @@ class KeepConnectionOnError:
 def install(app: FastAPI) -> None:
     build = app.build_middleware_stack
     app.build_middleware_stack = lambda: KeepConnectionOnError(build())  # type: ignore[method-assign]
-    from api.openapi import document  # it imports this module
-    document(app)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(InvalidInput, _invalid)
     app.add_exception_handler(NotFound, _not_found)

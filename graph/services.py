@@ -20,7 +20,10 @@ from graph.beliefs.feedback import FeedbackService
 from graph.links.service import LinkService
 from graph.entities.service import EntityService
 from graph.memories.service import MemoryService
+from graph.transfer.export import ExportService
+from graph.transfer.importer import ImportService
 from graph.writes.service import WriteService
+from graph.store.compaction import Compaction, compact
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
 from graph.store.registry import QueryRegistry
@@ -56,6 +59,8 @@ class Services:
     entities: EntityService
     keys: KeyService
     idempotency: IdempotencyService
+    exports: ExportService
+    imports: ImportService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
 
@@ -76,10 +81,10 @@ class Services:
             else:
                 await ready
             assert embedder is not None
-            runner = GraphRunner(backend.driver, backend.database, registry)
-            runner.retry = RetryPolicy(read=settings.read_retry_time, write=settings.write_retry_time,
-                                       background=settings.background_retry_time,
-                                       first_delay=settings.retry_first_delay)
+            # Start-up runs without the request timeout: the schema and its migrations may take longer.
+            runner = GraphRunner(backend.driver, backend.database, registry, retry=RetryPolicy(
+                read=settings.read_retry_time, write=settings.write_retry_time,
+                background=settings.background_retry_time, first_delay=settings.retry_first_delay))
             await apply_schema(runner, backend, embedder.name, embedder.dimensions)
             points = await runner.read_tx(lambda tx: tx.one("store/meta/similarity_calibration"))
             encoder = AsyncEncoder(embedder)
@@ -93,7 +98,7 @@ class Services:
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,
                                   max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
             await retrieval.warm_up()
-            runner.timeout = settings.backend_timeout
+            runner.timeout = settings.backend_timeout  # from here on, every unit of work is a request's
             supervisor = None
             if backend.child is not None:
                 supervisor = Supervisor(backend, runner, settings, registry["store/meta/ping"],
@@ -112,7 +117,14 @@ class Services:
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),
                    idempotency=IdempotencyService(runner, settings.idempotency_ttl, settings.idempotency_wait),
+                   exports=ExportService(runner, embedder.name, encoder.dimensions),
+                   imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                         max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
                    schema_applied=True, supervisor=supervisor)
+
+    async def compact(self) -> Compaction:
+        """Force out of the database files what hard deletes left there, where the backend can."""
+        return await compact(self.backend)
 
     def backend_health(self) -> dict[str, Any]:
         """What is known of the database without asking it (for /health: answers at once)."""

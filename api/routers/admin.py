@@ -6,7 +6,6 @@ from fastapi import APIRouter
 from api.deps import RetrievalDep, ServicesDep
 from api.schemas.admin import CompactionOut
 from api.schemas.search import AdminSearchRequest, AdminSearchResponse
-from graph.store.compaction import compact
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
@@ -26,4 +25,4 @@ async def admin_search(body: AdminSearchRequest, retrieval: RetrievalDep) -> Adm
                          "Run it at a quiet time, after hard deletes that must leave no trace "
                          "(docs/operations.md, Hard delete).")
 async def compact_database(services: ServicesDep) -> CompactionOut:
-    return CompactionOut.of(await compact(services.backend))
+    return CompactionOut.of(await services.compact())

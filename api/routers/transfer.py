@@ -11,9 +11,6 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
-from graph.services import Services
-from graph.transfer.export import ExportService
-from graph.transfer.importer import ImportService
 
 router = APIRouter(prefix="/v1", tags=["transfer"])
 
@@ -26,15 +23,6 @@ class ImportOut(BaseModel):
     existing: dict[str, int] = Field(description="Lines whose node the tenant already held, left as they were.")
 
 
-def _exporter(services: Services) -> ExportService:
-    return ExportService(services.runner, services.encoder.embedder.name, services.encoder.dimensions)
-
-
-def _importer(services: Services) -> ImportService:
-    return ImportService(services.runner, services.encoder, max_text_chars=services.settings.max_text_chars,
-                         max_lines=services.settings.max_batch, on_vectors_written=services.retrieval.vectors_written)
-
-
 @router.get("/export", response_class=StreamingResponse,
             responses={200: {"content": {MEDIA_TYPE: {}}, "description": "One JSON object per line."}},
             summary="Stream a tenant as JSON Lines: header, predicates, memories (with claims and sources), "
@@ -42,7 +30,7 @@ def _importer(services: Services) -> ImportService:
 async def export(agent: AgentQuery, services: ServicesDep,
                  embeddings: Annotated[bool, Query(description="Include each memory's vector (large).")] = False
                  ) -> StreamingResponse:
-    pages = _exporter(services).lines(agent, embeddings=embeddings)
+    pages = services.exports.lines(agent, embeddings=embeddings)
     # The header and the first page are read before the response starts, so an unreachable backend
     # is still a 503 problem rather than a cut stream.
     first = [await anext(pages), await anext(pages)]
@@ -71,7 +59,7 @@ async def import_lines(
     await guard.admin(agent)
     guard.any_source("an import restores memories from every source")
     # The request gate (api/gate.py) has bounded the body: CREDENCE_MAX_BATCH_BODY_BYTES for this route.
-    result = await _importer(services).import_body(agent, await request.body(), first_line=first_line, actor=actor)
+    result = await services.imports.import_body(agent, await request.body(), first_line=first_line, actor=actor)
     return ImportOut(lines=result.lines, created=result.created, existing=result.existing)
 
 

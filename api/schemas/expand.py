@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field, StrictInt
 from api.schemas.common import Request
 from api.schemas.links import LinkType
 from graph.links.expansion import Expand, Related
-from graph.links.kinds import DEFAULT_RELATED, EDGE_KINDS, MAX_DEPTH, MAX_RELATED
+from graph.core.vocab import EDGE_KINDS
+from graph.links.kinds import DEFAULT_RELATED, MAX_DEPTH, MAX_RELATED
 
 
 class ExpandOptions(Request):

@@ -9,10 +9,11 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from api.schemas.common import Agent, Request
+from graph.core.vocab import EDGE_KINDS
 from graph.links.service import Link
 
 # Every kind is accepted here so that the domain can answer an engine-owned one with a 409 saying why.
-LinkType = Literal["CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF"]
+LinkType = Literal[EDGE_KINDS]  # type: ignore[valid-type]
 
 
 class LinkCreate(Request):

@@ -1,7 +1,7 @@
 // Keyword candidates of a small tenant, matched inside the database instead of through the global
 // full-text index: in a crowded index a small tenant's matches sit so deep that widening the
 // index request cost more than scanning the tenant (docs/benchmarks.md), the same reason
-// search/exact ranks small tenants' vectors. At most $scan_cap memories of the shown statuses are
+// retrieval/exact ranks small tenants' vectors. At most $scan_cap memories of the shown statuses are
 // read; `candidates` equal to $scan_cap means the tenant is larger and the index should answer.
 // $patterns are whole-word regular expressions, one per query term (lower case), and $needles the
 // terms themselves: a memory is tried against a term's pattern only when it contains the term, because

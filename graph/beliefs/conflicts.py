@@ -13,7 +13,7 @@ from graph.core.checks import check_choice, check_limit, check_note
 from graph.core.errors import NotFound, StateConflict
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
-from graph.core.vocab import RESOLUTION_ACTIONS
+from graph.core.vocab import ACTIVE, ARCHIVED, RESOLUTION_ACTIONS, SUPERSEDED
 from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
@@ -103,11 +103,11 @@ class ConflictService:
             superseded: tuple[str, ...] = ()
             settle_ids, recorded = [conflict_id], []
             if action == "reject":
-                status, outcome = "archived", "rejected"
+                status, outcome = ARCHIVED, "rejected"
                 settle_ids += [p["id"] for p in await tx.many("beliefs/conflicts/pending_of", agent=agent,
                                                               memory_id=memory["id"])]
             else:
-                status, outcome = "active", "activated"
+                status, outcome = ACTIVE, "activated"
                 pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
                 linked = {p["other_id"] for p in pending} | {conflict["existing_id"]}
                 me = me_of(memory, claim, now)
@@ -129,9 +129,9 @@ class ConflictService:
                         state = book.state_of(claim)
                         belief = state.get(memory["id"])
                         if belief is None:
-                            belief = belief_of_memory(memory, claim, "active")
+                            belief = belief_of_memory(memory, claim, ACTIVE)
                             state.beliefs.append(belief)
-                        verdict = Verdict("active", tuple(c.existing for c in overruled if c.new_wins), overruled,
+                        verdict = Verdict(ACTIVE, tuple(c.existing for c in overruled if c.new_wins), overruled,
                                           "resolved", "supersede", None, history=any(c.history for c in overruled))
                         plan = settle(state, claim, me, verdict, now, reasons={
                             c.existing.memory_id: "manual_resolution" for c in overruled})
@@ -159,7 +159,7 @@ class ConflictService:
             await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],
                                before={"conflict": "pending", "status": changed["previous"]},
                                after={"conflict": conflict_id, "action": action, "status": status,
-                                      "superseded": list(superseded), "conflicts": [c["id"] for c in recorded],
+                                      SUPERSEDED: list(superseded), "conflicts": [c["id"] for c in recorded],
                                       "reason": reason})
             return Resolution(conflict_id, action, memory_from_map(changed["memory"], changed["claim"]), superseded,
                               tuple(r["id"] for r in resolved))

@@ -24,6 +24,7 @@ from graph.core.timeutil import iso
 from graph.entities.claims import claim_entities, entity_keys_of
 from graph.memories.model import Claim
 from graph.store.gateway import Tx
+from graph.core.vocab import ACTIVE
 
 
 @dataclass
@@ -91,7 +92,7 @@ def settle(state: SlotState, claim: Claim, me: Contender, verdict: Verdict, now:
     The timeline is read only when it can matter: the belief clashed with a rival, or it is dated.
     `me` must be in the state already (a new belief: added with the plan's status after this)."""
     timeline = []
-    if (may_have_rivals(claim, state.schema) and verdict.status == "active" and verdict.conflict_status == "resolved"
+    if (may_have_rivals(claim, state.schema) and verdict.status == ACTIVE and verdict.conflict_status == "resolved"
             and verdict.resolution != "keep_both" and (verdict.clashes or me.valid_start)):
         timeline = state.timeline(claim, now, exclude=me.memory_id)
     plan = place(me, verdict, timeline, now)

@@ -12,6 +12,7 @@ from graph.memories.model import Provenance
 from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import iso, utcnow
 from graph.beliefs.trust import DISPUTED_BELOW, trust_now
+from graph.core.vocab import ACTIVE, DISPUTED
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ class FeedbackService:
         if terms is None:
             raise NotFound("memory", memory_id)
         trust = trust_now(terms, now)
-        status = "disputed" if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == "active" else None
+        status = DISPUTED if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == ACTIVE else None
         row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
                              now=iso(now))
         m = row["memory"]

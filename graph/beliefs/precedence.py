@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.core.vocab import USER_SOURCES
+from graph.core.vocab import ACTIVE, QUARANTINED, USER_SOURCES
 
 
 NEWER_VALID_TIME, OLDER_VALID_TIME = "newer_valid_time", "older_valid_time"
@@ -85,15 +85,15 @@ def decide(new: Contender, conflicting: list[Contender], *, policy: str, on_conf
     """`policy`: supersede | require_review | keep_both. `on_conflict`: quarantine | keep_active."""
     clashes = clashes_of(new, conflicting)
     if not clashes:
-        return Verdict("active", (), (), "resolved", None, None)
+        return Verdict(ACTIVE, (), (), "resolved", None, None)
     if policy == "keep_both":
-        return Verdict("active", (), clashes, "resolved", "keep_both", None)
+        return Verdict(ACTIVE, (), clashes, "resolved", "keep_both", None)
     if policy == "supersede" and all(c.new_wins or c.history for c in clashes):
         # It beats every rival, or is an older state than some: either way nothing waits for a person.
-        return Verdict("active", tuple(c.existing for c in clashes if c.new_wins), clashes, "resolved", "supersede",
+        return Verdict(ACTIVE, tuple(c.existing for c in clashes if c.new_wins), clashes, "resolved", "supersede",
                        None, history=any(c.history for c in clashes))
     reason = "predicate_requires_review" if policy == "require_review" else "trust_insufficient"
     if on_conflict == "keep_active":
         # The writer accepts the contradiction: both stay visible, the conflict waits for review.
-        return Verdict("active", (), clashes, "pending", None, None)
-    return Verdict("quarantined", (), clashes, "pending", None, reason)
+        return Verdict(ACTIVE, (), clashes, "pending", None, None)
+    return Verdict(QUARANTINED, (), clashes, "pending", None, reason)

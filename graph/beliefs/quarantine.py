@@ -11,13 +11,13 @@ from graph.beliefs.rivalry import may_have_rivals, me_of, review_policy, settled
 from graph.core.checks import check_choice, check_note
 from graph.core.errors import NotFound, StateConflict
 from graph.core.tenancy import check_agent
-from graph.core.vocab import MANUAL_QUARANTINE_REASONS, REVIEW_ACTIONS
+from graph.core.vocab import ACTIVE, ARCHIVED, DISPUTED, MANUAL_QUARANTINE_REASONS, QUARANTINED, REVIEW_ACTIONS, SUPERSEDED
 from graph.core.timeutil import iso, utcnow
 from graph.memories.model import Memory
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
 
-QUARANTINABLE = ("active", "disputed")
+QUARANTINABLE = (ACTIVE, DISPUTED)
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,11 @@ class QuarantineService:
             status = current["memory"]["status"]
             if status not in QUARANTINABLE:
                 raise StateConflict(f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
-            changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
+            changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status=QUARANTINED,
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
             await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
-                               after={"status": "quarantined", "reason": reason, "details": details})
+                               after={"status": QUARANTINED, "reason": reason, "details": details})
             return memory_from_map(changed["memory"], changed["claim"])
 
         return await self.runner.write_tx(work)
@@ -73,11 +73,11 @@ class QuarantineService:
                 fresh = await tx.optional("memories/get", agent=agent, id=memory_id)  # under the lock
                 assert fresh is not None  # this transaction read it a statement ago
                 memory = fresh["memory"]
-            if memory["status"] != "quarantined":
+            if memory["status"] != QUARANTINED:
                 raise StateConflict(f"memory {memory_id} is {memory['status']}, not quarantined")
             pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory_id)
             if action == "reject":
-                result = await self._finish(tx, agent, memory_id, "archived", "rejected", (), [p["id"] for p in pending],
+                result = await self._finish(tx, agent, memory_id, ARCHIVED, "rejected", (), [p["id"] for p in pending],
                                             "reject", actor, reason, now)
                 return Review(result)
 
@@ -92,12 +92,12 @@ class QuarantineService:
                 policy = review_policy(state.schema)
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
             known = {p["other_id"] for p in pending}
-            if verdict.status == "active":
-                status, superseded = "active", ()
+            if verdict.status == ACTIVE:
+                status, superseded = ACTIVE, ()
                 if book is not None and claim is not None:
                     # Its place in valid time, as on the write path: an older state activates as history.
                     state = book.state_of(claim)
-                    belief = belief_of_memory(memory, claim, "active")
+                    belief = belief_of_memory(memory, claim, ACTIVE)
                     state.beliefs.append(belief)
                     plan = settle(state, claim, me, verdict, now,
                                   reasons={c.existing.memory_id: "review_activation" for c in verdict.clashes})
@@ -142,7 +142,7 @@ class QuarantineService:
         if settle_ids:
             await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle_ids, resolution=resolution, actor=actor,
                           now=iso(now))
-        await audit.record(tx, agent, "review", actor, [memory_id, *superseded], before={"status": "quarantined"},
-                           after={"status": status, "outcome": outcome, "superseded": list(superseded),
+        await audit.record(tx, agent, "review", actor, [memory_id, *superseded], before={"status": QUARANTINED},
+                           after={"status": status, "outcome": outcome, SUPERSEDED: list(superseded),
                                   "reason": reason})
         return memory_from_map(changed["memory"], changed["claim"])

@@ -33,7 +33,7 @@ from graph.beliefs.precedence import Clash, Contender
 from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.trust import trust_now
 from graph.core.timeutil import from_graph
-from graph.core.vocab import DEFAULT_SOURCE
+from graph.core.vocab import DEFAULT_SOURCE, QUARANTINED
 from graph.memories.model import Claim
 
 
@@ -74,4 +74,4 @@ def settled_by_activation(pending: list[dict[str, Any]], decided: set[str]) -> l
     """The pending conflicts (beliefs/conflicts/pending_of rows) an activation settles: those with
     a rival it decided against now, and those whose other side no longer waits on them. A
     quarantined belief that lost to this one still waits, and its conflict stays pending."""
-    return [p["id"] for p in pending if p["other_id"] in decided or p["other_status"] != "quarantined"]
+    return [p["id"] for p in pending if p["other_id"] in decided or p["other_status"] != QUARANTINED]

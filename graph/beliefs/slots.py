@@ -17,10 +17,9 @@ from graph.beliefs.predicates import PredicateSchema, schema_from_map
 from graph.beliefs.timeline import Closure, State
 from graph.beliefs.trust import trust_now
 from graph.core.timeutil import from_graph
-from graph.core.vocab import DEFAULT_SOURCE
+from graph.core.vocab import ACTIVE, DEFAULT_SOURCE, SUPERSEDED
 from graph.memories.model import Claim
 
-ACTIVE, SUPERSEDED = "active", "superseded"
 
 
 @dataclass

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph.beliefs.precedence import NEWER_VALID_TIME, Contender, Verdict
+from graph.core.vocab import ACTIVE, SUPERSEDED
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class Succession:
 
     def replaced(self) -> tuple[str, ...]:
         """The rivals this write took out of the present: superseded outright or closed and ended."""
-        closed = (c.memory_id for c in self.closures if c.kind == "rival" and c.status == "superseded")
+        closed = (c.memory_id for c in self.closures if c.kind == "rival" and c.status == SUPERSEDED)
         return (*(c.memory_id for c in self.superseded), *closed)
 
 
@@ -66,13 +67,13 @@ def _ends_by(until: datetime | None, start: datetime) -> datetime:
 
 
 def _status(until: datetime | None, now: datetime) -> str:
-    return "superseded" if until is not None and until <= now else "active"
+    return SUPERSEDED if until is not None and until <= now else ACTIVE
 
 
 def place(new: Contender, verdict: Verdict, timeline: list[State], now: datetime) -> Succession:
     """`timeline`: the slot's states other than `new` (beliefs/timeline/states). `verdict`: an
     accepted one (status active, from decide)."""
-    if verdict.status != "active" or verdict.conflict_status != "resolved" or verdict.resolution == "keep_both":
+    if verdict.status != ACTIVE or verdict.conflict_status != "resolved" or verdict.resolution == "keep_both":
         # Quarantined, kept active beside a pending conflict, or kept beside its rivals: no place taken.
         return Succession(verdict.status, new.valid_until, (), verdict.supersede)
     closures: list[Closure] = []
@@ -91,13 +92,13 @@ def place(new: Contender, verdict: Verdict, timeline: list[State], now: datetime
             superseded.append(old)
     for state in timeline:
         old = state.belief
-        if (dated and old.memory_id not in handled and state.status == "superseded" and old.start < new.start
+        if (dated and old.memory_id not in handled and state.status == SUPERSEDED and old.start < new.start
                 and (old.valid_until is None or old.valid_until > new.start)
                 and (old.trust < new.trust or math.isclose(old.trust, new.trust, abs_tol=1e-9))):
-            closures.append(Closure(old.memory_id, new.start, "superseded", new.memory_id, new.trust, old.trust,
+            closures.append(Closure(old.memory_id, new.start, SUPERSEDED, new.memory_id, new.trust, old.trust,
                                     "history"))
             handled.add(old.memory_id)
-    status, until = "active", new.valid_until
+    status, until = ACTIVE, new.valid_until
     if verdict.history:
         states = [*(s.belief for s in timeline), *(c.existing for c in verdict.clashes if c.history)]
         later = [b for b in states if b.start > new.start and (new.valid_until is None or b.start < new.valid_until)]
@@ -106,11 +107,11 @@ def place(new: Contender, verdict: Verdict, timeline: list[State], now: datetime
             until = _ends_by(until, successor.start)
             status = _status(until, now)
         else:
-            status = "superseded"  # an undated present: no end to give this state, but it is past
+            status = SUPERSEDED  # an undated present: no end to give this state, but it is past
         closures.append(Closure(new.memory_id, until, status, successor.memory_id, successor.trust, new.trust, "own"))
     for state in timeline:
         old = state.belief
-        if (state.status == "active" and state.succeeded and old.memory_id not in handled
+        if (state.status == ACTIVE and state.succeeded and old.memory_id not in handled
                 and old.valid_until is not None and old.valid_until <= now):
-            closures.append(Closure(old.memory_id, old.valid_until, "superseded", None, None, old.trust, "retired"))
+            closures.append(Closure(old.memory_id, old.valid_until, SUPERSEDED, None, None, old.trust, "retired"))
     return Succession(status, until, tuple(closures), tuple(superseded))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 MEMORY_TYPES = ("fact", "preference", "goal", "event", "decision", "procedure", "action", "other")
 STATUSES = ("active", "superseded", "disputed", "quarantined", "archived")
-DEFAULT_STATUSES = ("active",)
+ACTIVE, SUPERSEDED, DISPUTED, QUARANTINED, ARCHIVED = STATUSES
+DEFAULT_STATUSES = (ACTIVE,)
 
 
 def visible_statuses(statuses=None, *, include_superseded: bool = False, include_disputed: bool = False,
@@ -13,8 +14,8 @@ def visible_statuses(statuses=None, *, include_superseded: bool = False, include
     if include_all:
         return STATUSES
     chosen = list(statuses or DEFAULT_STATUSES)
-    for flag, status in ((include_superseded, "superseded"), (include_disputed, "disputed"),
-                         (include_quarantined, "quarantined")):
+    for flag, status in ((include_superseded, SUPERSEDED), (include_disputed, DISPUTED),
+                         (include_quarantined, QUARANTINED)):
         if flag:
             chosen.append(status)
     return tuple(dict.fromkeys(chosen))
@@ -41,3 +42,10 @@ NORMALIZER_NAMES = ("none", "trim", "lowercase", "lowercase_trim", "currency")
 REVIEW_ACTIONS = ("activate", "reject")
 RESOLUTION_ACTIONS = ("supersede", "reject", "keep_both")
 MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
+
+# Edges between one tenant's memories. Users assert USER_KINDS over the API and remove them again;
+# the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
+# consolidation), read-only over the API so the belief history cannot be rewritten by hand.
+USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
+ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
+EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from graph.core.vocab import QUARANTINED
+
 HALF_LIFE_DAYS = 180.0
 DAY_SECONDS = 86_400.0
 
@@ -64,7 +66,7 @@ def holds(e: Evidence, at: datetime) -> bool:
 def standing(evidence: Sequence[Evidence], at: datetime) -> Standing:
     """The relationship as of `at`: its window spans its evidence's windows (a relationship that
     lapsed and came back spans the gap; docs/entities.md), and it is current when one holds at `at`."""
-    counted = [e for e in evidence if e.status != "quarantined"]
+    counted = [e for e in evidence if e.status != QUARANTINED]
     if not counted:
         return Standing(0, 0.0, 0.0, None, None, None, None, False)
     trust = sum(e.trust for e in counted) / len(counted)

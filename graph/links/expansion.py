@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.core.errors import InvalidInput
-from graph.links.kinds import DEFAULT_RELATED, DIRECTIONS, EDGE_KINDS, MAX_DEPTH, MAX_RELATED
+from graph.core.vocab import EDGE_KINDS
+from graph.links.kinds import DEFAULT_RELATED, DIRECTIONS, MAX_DEPTH, MAX_RELATED
 from graph.store.gateway import GraphRunner
 
 

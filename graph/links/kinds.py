@@ -2,13 +2,8 @@
 from __future__ import annotations
 
 from graph.core.errors import InvalidInput, StateConflict
+from graph.core.vocab import EDGE_KINDS, ENGINE_KINDS, USER_KINDS
 
-# Users assert these over the API, and remove them again.
-USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
-# The engine writes these: SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
-# consolidation. Over the API they are read-only, so the belief history cannot be rewritten by hand.
-ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
-EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
 DIRECTIONS = ("out", "in", "both")
 MAX_DEPTH = 3
 # Related memories listed per result: the nearest first, cut at expand.limit (a hit whose list was

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from graph.memories.model import Claim, Memory, Quarantine
-from graph.core.vocab import DEFAULT_SOURCE
+from graph.core.vocab import ACTIVE, DEFAULT_SOURCE
 from graph.core.timeutil import from_graph
 from graph.core.values import loads_readable
 from graph.memories.rules import MAX_METADATA_DEPTH
@@ -35,7 +35,7 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         category=m.get("category"),
         importance=float(m.get("importance", 0.5)),
         tags=tuple(m.get("tags") or ()),
-        status=m.get("status") or "active",
+        status=m.get("status") or ACTIVE,
         version=int(m.get("version") or 1),
         created_at=from_graph(m["created_at"]),
         updated_at=from_graph(m.get("updated_at") or m["created_at"]),

@@ -10,7 +10,7 @@ from graph.audit.trail import of_memory
 from graph.core import cursor
 from graph.core.errors import NotFound, VersionConflict
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import DEFAULT_STATUSES
+from graph.core.vocab import ARCHIVED, DEFAULT_STATUSES
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import Memory, MemoryPatch, Page
 from graph.memories.records import memory_from_map
@@ -63,9 +63,9 @@ class MemoryService:
             row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
             if row is None:
                 raise NotFound("memory", memory_id)
-            if row["previous"] != "archived":
+            if row["previous"] != ARCHIVED:
                 await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": row["previous"]},
-                                   after={"status": "archived"})
+                                   after={"status": ARCHIVED})
             return memory_from_map(row["memory"], row["claim"])
 
         return await self.runner.write_tx(work)

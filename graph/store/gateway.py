@@ -171,14 +171,16 @@ def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
 
 
 class GraphRunner:
-    def __init__(self, driver: AsyncDriver, database: str, registry: QueryRegistry) -> None:
+    def __init__(self, driver: AsyncDriver, database: str, registry: QueryRegistry, *,
+                 retry: RetryPolicy | None = None, timeout: float | None = None) -> None:
         self.driver, self.database, self.registry = driver, database, registry
-        # Set by the service: why the database cannot be reached now (its supervisor saw it die),
-        # and how long one unit of work may take, retries included, before it is a 503.
-        self.unavailable: Callable[[], str | None] = lambda: None
-        self.timeout: float | None = None
+        # How long one unit of work may take, retries included, before it is a 503.
+        self.timeout = timeout
         # None: the driver's own retry settings (NEO4J_MAX_TRANSACTION_RETRY_TIME, one second first).
-        self.retry: RetryPolicy | None = None
+        self.retry = retry
+        # Why the database cannot be reached now: set by the supervisor of a database process this
+        # service owns (it saw it die); an external database is never known down in advance.
+        self.unavailable: Callable[[], str | None] = lambda: None
         self.collisions = Collisions()
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:

@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from graph.core.timeutil import from_graph, iso
-from graph.core.values import loads_readable
-from graph.memories.rules import MAX_METADATA_DEPTH
+from graph.core.values import MAX_METADATA_DEPTH, loads_readable
+from graph.core.vocab import EDGE_KINDS
 
 FORMAT = "credence-export"
 VERSION = 1
@@ -45,6 +45,7 @@ EDGE_PROPERTIES = {
     "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
     "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
 }
+assert set(EDGE_PROPERTIES) == set(EDGE_KINDS), "every edge kind of the vocabulary travels"
 CONFLICT_VALUES = ("id", "status", "reason", "rule", "new_trust", "existing_trust", "resolution", "resolved_by")
 CONFLICT_TIMES = ("created_at", "resolved_at")
 CONFLICT_ROLES = ("new", "existing")

@@ -19,7 +19,7 @@ from graph.core.vocab import (CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, 
 from graph.core.tenant_token import tenant_token
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
-from graph.core.vocab import STATUSES
+from graph.core.vocab import ACTIVE, STATUSES
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
 from graph.audit import audit_json
 from graph.memories.model import Claim
@@ -218,7 +218,7 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
         "category": check_category(item.get("category"), "memory.category"),
         "importance": check_importance(item.get("importance", 0.5), "memory.importance"),
         "tags": check_tags(item.get("tags") or [], "memory.tags"),
-        "status": _choice(item.get("status"), "memory.status", STATUSES, default="active"),
+        "status": _choice(item.get("status"), "memory.status", STATUSES, default=ACTIVE),
         "version": _int(item.get("version"), "memory.version", minimum=1, default=1),
         "metadata": metadata_json(item.get("metadata"), "memory.metadata"),
         "source_type": source,

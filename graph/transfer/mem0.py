@@ -14,6 +14,7 @@ from typing import Any
 from graph.core.keys import scoped
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import iso, to_utc
+from graph.core.vocab import ACTIVE
 
 # Ids are derived per tenant: the same mem0 store may be imported into several tenants, and a
 # re-import maps every item to the same memory (so it changes nothing).
@@ -53,7 +54,7 @@ def to_lines(item: dict[str, Any], agent: str, actor: str, now: datetime) -> lis
     procedural = metadata.get("memory_type") == "procedural_memory"
     memory = {"kind": "memory", "id": ident, "text": item.get("memory"),
               "memory_type": "procedure" if procedural else "fact", "tags": categories,
-              "status": "active", "metadata": {**metadata, "mem0": kept}, "source_type": "inference",
+              "status": ACTIVE, "metadata": {**metadata, "mem0": kept}, "source_type": "inference",
               "created_at": created, "updated_at": updated,
               "sources": [{"type": "inference", "ref": SOURCE_REF, "at": created}]}
     operation = {"kind": "operation", "id": str(uuid.uuid5(NAMESPACE, scoped(agent, "import", mem0_id))),

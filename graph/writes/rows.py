@@ -9,6 +9,7 @@ from graph.core.keys import source_key
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso
 from graph.memories.model import Claim, NewMemory
+from graph.core.vocab import ACTIVE, QUARANTINED
 
 
 def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) 
             "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
             "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
             "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
-            "status": "quarantined" if suspicious else "active",
+            "status": QUARANTINED if suspicious else ACTIVE,
             "quarantine_reason": "suspicious_input" if suspicious else None,
             "quarantine_details": (item.suspicious or None) if suspicious else None,
         },

@@ -32,6 +32,7 @@ from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
+from graph.core.vocab import ACTIVE, QUARANTINED, SUPERSEDED
 
 
 @dataclass
@@ -101,7 +102,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
         log.append(Entry("store", actor, [row["props"]["id"] for _, row in plain], after={"memories": len(plain)}))
         log += [Entry("quarantine", actor, [row["props"]["id"]], after={
             "reason": "suspicious_input", "details": row["props"]["quarantine_details"]})
-            for _, row in plain if row["props"]["status"] == "quarantined"]
+            for _, row in plain if row["props"]["status"] == QUARANTINED]
     decided: list[_Claimed] = []
     creates = [row for _, row in plain]
     last = utcnow()
@@ -171,7 +172,7 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
     details = None
     if item.suspicious is not None:
         # Flagged input never replaces anything: it waits in quarantine, with any conflicts pending.
-        verdict = Verdict("quarantined", (), verdict.clashes, "pending", None, "suspicious_input")
+        verdict = Verdict(QUARANTINED, (), verdict.clashes, "pending", None, "suspicious_input")
         details = item.suspicious or None
     elif verdict.quarantine_reason:
         lost = [c for c in verdict.clashes if not c.new_wins] or list(verdict.clashes)
@@ -191,7 +192,7 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
     claim = replace(claim, valid_until=plan.valid_until)
 
     row["props"].update(status=plan.status, trust=new_trust, confidence=new_trust,
-                        superseded_reason="newer_valid_time" if plan.status == "superseded" else None,
+                        superseded_reason="newer_valid_time" if plan.status == SUPERSEDED else None,
                         quarantine_reason=verdict.quarantine_reason, quarantine_details=details,
                         # Denormalised for retrieval: session visibility and session-over-global override.
                         claim_key=slot_key(item.agent, claim.subject, claim.predicate),
@@ -202,14 +203,14 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
     superseded = plan.replaced()
     log.append(Entry("store", actor, [memory_id, *superseded], after={
         "id": memory_id, "status": plan.status, "trust": new_trust, "claim": claim_props(claim),
-        "source": item.provenance.source, "superseded": list(superseded), "asserted_valid_until":
+        "source": item.provenance.source, SUPERSEDED: list(superseded), "asserted_valid_until":
         iso(item.claim.valid_until), "closed": {c.memory_id: iso(c.valid_until) for c in plan.closures},
         "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason}))
     if superseded:
         log.append(Entry("supersede", actor, [memory_id, *superseded],
-                         before={"status": {i: "active" for i in superseded}},
-                         after={"status": {i: "superseded" for i in superseded}, "by": memory_id}))
-    if verdict.status == "quarantined":
+                         before={"status": {i: ACTIVE for i in superseded}},
+                         after={"status": {i: SUPERSEDED for i in superseded}, "by": memory_id}))
+    if verdict.status == QUARANTINED:
         log.append(Entry("quarantine", actor, [memory_id],
                          after={"reason": verdict.quarantine_reason, "details": details}))
     return _Claimed(0, memory_id, superseded=superseded, conflicts=tuple(conflicts))

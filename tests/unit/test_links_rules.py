@@ -6,7 +6,8 @@ import pytest
 
 from graph.core.errors import InvalidInput, StateConflict
 from graph.links.expansion import Expand, check_expand, nearest
-from graph.links.kinds import EDGE_KINDS, ENGINE_KINDS, USER_KINDS, check_user_kind
+from graph.core.vocab import EDGE_KINDS, ENGINE_KINDS, USER_KINDS
+from graph.links.kinds import check_user_kind
 
 
 def test_users_own_three_kinds_and_the_engine_the_other_three():
