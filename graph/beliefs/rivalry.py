@@ -58,7 +58,7 @@ def me_of(memory: dict[str, Any], claim: Claim | None, now: datetime) -> Contend
 
 def conflict_rows(clashes: Iterable[Clash], *, status: str, reason: str, resolution: str | None, new_trust: float,
                   rule: str | None = None) -> list[dict[str, Any]]:
-    """beliefs/record_conflicts rows, one per clash; `rule` overrides precedence's rule (a person
+    """beliefs/settle's conflict rows, one per clash; `rule` overrides precedence's rule (a person
     decided, not trust)."""
     return [{"id": str(uuid.uuid4()), "existing_id": c.existing.memory_id, "status": status, "reason": reason,
              "rule": rule or c.rule, "resolution": resolution, "new_trust": new_trust,

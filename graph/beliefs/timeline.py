@@ -18,7 +18,7 @@ A closed state is history (`superseded`) once its window has ended; closed at a 
 future, it stays active, the present until then. Each closed state has one SUPERSEDES edge
 (reason `newer_valid_time`) from its successor, so the edges run in valid-time order. A state whose
 successor's start has since passed is retired (made `superseded`) on the slot's next write that
-reads the timeline (rivalry.succession: a dated write, or one that met a rival)."""
+reads the timeline (engine.settle: a dated write, or one that met a rival)."""
 from __future__ import annotations
 
 import math
@@ -71,7 +71,7 @@ def _status(until: datetime | None, now: datetime) -> str:
 
 
 def place(new: Contender, verdict: Verdict, timeline: list[State], now: datetime) -> Succession:
-    """`timeline`: the slot's states other than `new` (beliefs/timeline/states). `verdict`: an
+    """`timeline`: the slot's states other than `new` (SlotState.timeline). `verdict`: an
     accepted one (status active, from decide)."""
     if verdict.status != ACTIVE or verdict.conflict_status != "resolved" or verdict.resolution == "keep_both":
         # Quarantined, kept active beside a pending conflict, or kept beside its rivals: no place taken.

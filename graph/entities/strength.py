@@ -22,7 +22,7 @@ DAY_SECONDS = 86_400.0
 @dataclass(frozen=True)
 class Evidence:
     """One memory evidencing a relationship, with its validity window as the graph computed it
-    (entities/evidence.fragment: start = valid_from or created_at; end = valid_until, or when
+    (entities/relation.fragment: start = valid_from or created_at; end = valid_until, or when
     the memory was superseded or archived)."""
     memory_id: str
     status: str
