@@ -2,7 +2,7 @@
 // it, in valid-time order, with the memory's status (superseded rows are the history).
 // params: agent, name_key
 // returns: many
-MATCH (e:Entity {agent: $agent, key: $agent + ' ' + $name_key})
+MATCH (e:Entity {agent: $agent, name_key: $name_key})
 MATCH (e)<-[:FROM|TO]-(r:Relation {agent: $agent})<-[:EVIDENCES]-(m:Memory {agent: $agent})
 MATCH (r)-[:FROM]->(a:Entity)
 MATCH (r)-[:TO]->(b:Entity)

@@ -13,7 +13,7 @@ WITH keep
 SET keep.kind = $kind,
     keep.aliases = coalesce(keep.aliases, []) + [a IN $aliases WHERE NOT a.name IN coalesce(keep.aliases, []) | a.name]
 FOREACH (a IN $aliases |
-  MERGE (n:EntityAlias {key: $agent + ' ' + a.key})
+  MERGE (n:EntityAlias {key: a.key})
   ON CREATE SET n.agent = $agent, n.name = a.name
   MERGE (keep)-[:ALIAS]->(n))
 RETURN keep {.id, .name, .name_key, .kind, .aliases, .created_at,

@@ -6,7 +6,7 @@ MATCH (e:Entity {agent: $agent, id: $id})
 SET e.kind = coalesce($kind, e.kind),
     e.aliases = coalesce(e.aliases, []) + [a IN $aliases WHERE NOT a.name IN coalesce(e.aliases, []) | a.name]
 FOREACH (a IN $aliases |
-  MERGE (n:EntityAlias {key: $agent + ' ' + a.key})
+  MERGE (n:EntityAlias {key: a.key})
   ON CREATE SET n.agent = $agent, n.name = a.name
   MERGE (e)-[:ALIAS]->(n))
 RETURN e {.id, .name, .name_key, .kind, .aliases, .created_at,

@@ -42,3 +42,11 @@ def claim_entities(agent: str, claim: Claim, aliases: dict[str, str]) -> tuple[
 
 def _names(claim: Claim) -> list[str]:
     return [claim.subject] + ([claim.value] if value_names_a_thing(claim.value) else [])
+
+
+def about_rows(agent: str, claim: dict[str, Any], about: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """An imported claim's entities ({role, name}, as an export lists them) as rows keyed and
+    kinded as the write path makes them, so a later claim naming the same thing meets the same node."""
+    rule = rule_for(claim["predicate"])
+    return [{"role": a["role"], **_entity(agent, a["name"], subject_kind(a["name"], rule) if a["role"] == "subject"
+                                          else (rule.value_kind if rule else "other"), {})} for a in about]

@@ -10,7 +10,7 @@ from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.timeutil import iso, utcnow
 from graph.entities.model import (About, Entity, EntityDetail, EntityPath, GraphNode, Mention, Neighbourhood,
                                   PredicateGroup, Relationship, RelationshipGroup)
-from graph.core.keys import name_key
+from graph.core.keys import entity_key, name_key
 from graph.entities.names import check_kind, check_name
 from graph.entities.records import entity_from_map, ref_from_map, relationship_from_map
 from graph.core.keys import relation_key
@@ -35,8 +35,10 @@ class EntityService:
             check_kind(kind, "kind")
         if not 1 <= limit <= MAX_LIST:
             raise InvalidInput("limit", f"must be between 1 and {MAX_LIST}")
-        key = name_key(check_name(name, "name")) if name is not None else None
-        rows = await self.runner.read("entities/list", agent=agent, kind=kind, name_key=key, after=after, limit=limit)
+        named = check_name(name, "name") if name is not None else None
+        rows = await self.runner.read("entities/list", agent=agent, kind=kind, after=after, limit=limit,
+                                      name_key=name_key(named) if named else None,
+                                      alias_key=entity_key(agent, named) if named else None)
         return [entity_from_map(r["entity"]) for r in rows]
 
     async def get(self, agent: str, entity_id: str, as_of: datetime | None = None) -> EntityDetail:
@@ -120,13 +122,14 @@ class EntityService:
         its alias) is refused: merge the two instead."""
         if kind is not None:
             check_kind(kind, "kind")
-        rows = _alias_rows([check_name(a, f"aliases[{i}]") for i, a in enumerate(aliases)])
+        rows = _alias_rows(agent, [check_name(a, f"aliases[{i}]") for i, a in enumerate(aliases)])
 
         async def work(tx: Tx) -> Entity:
             taken = await tx.many("entities/names_taken", agent=agent, keys=[r["key"] for r in rows])
             clash = next((t for t in taken if t["id"] != entity_id), None)
             if clash is not None:
-                raise StateConflict(f"the alias {clash['key']!r} already names entity {clash['id']}: "
+                name = next(r["name"] for r in rows if r["key"] == clash["key"])
+                raise StateConflict(f"the alias {name_key(name)!r} already names entity {clash['id']}: "
                                     "merge the two entities instead (POST /v1/entities:merge)")
             own = {t["key"] for t in taken}  # its own name or an alias it has: nothing to add
             row = await tx.optional("entities/update", agent=agent, id=entity_id, kind=kind,
@@ -169,7 +172,7 @@ class EntityService:
             names = [gone["name"], *(gone.get("aliases") or [])]
             kind = keep.get("kind") if keep.get("kind") not in (None, "other") else gone.get("kind") or "other"
             done = await tx.one("entities/merge_finish", agent=agent, keep_id=keep_id, gone_id=gone_id,
-                                aliases=_alias_rows(names), kind=kind)
+                                aliases=_alias_rows(agent, names), kind=kind)
             await audit.record(tx, agent, "entity_merge", actor, [], before={"keep": keep_id, "gone": gone_id},
                                after={"entity": keep_id, "aliases": names, "relations_moved": len(moves),
                                       "relations_folded": len(folds)})
@@ -178,10 +181,11 @@ class EntityService:
         return await self.runner.write_tx(work)
 
 
-def _alias_rows(names: Sequence[str]) -> list[dict[str, str]]:
+def _alias_rows(agent: str, names: Sequence[str]) -> list[dict[str, str]]:
+    """Each distinct name once, with the key it takes as an alias (or names an entity by)."""
     rows: dict[str, dict[str, str]] = {}
     for name in names:
-        rows.setdefault(name_key(name), {"key": name_key(name), "name": " ".join(name.split())})
+        rows.setdefault(entity_key(agent, name), {"key": entity_key(agent, name), "name": " ".join(name.split())})
     return list(rows.values())
 
 

@@ -19,7 +19,9 @@ from graph.core.errors import InvalidInput, StateConflict
 from graph.core.timeutil import utcnow
 from graph.embedding.encoder import AsyncEncoder
 from graph.audit import DEFAULT_ACTOR
+from graph.core.keys import source_key
 from graph.core.tenancy import check_agent
+from graph.entities.claims import about_rows
 from graph.store.gateway import GraphRunner, Tx
 from graph.transfer import lines as parse_lines
 from graph.transfer.lines import Batch
@@ -86,10 +88,12 @@ class ImportService:
                     raise StateConflict(f"memory {missing_vector[0]} was deleted while this batch was being "
                                         "imported; send the batch again")
                 new = [m for m in batch.memories if m["id"] in made]
-                claims = [{"memory_id": m["id"], "claim": m["claim"], "about": m["about"]} for m in new if m["claim"]]
+                claims = [{"memory_id": m["id"], "claim": m["claim"], "about": about_rows(agent, m["claim"], m["about"])}
+                          for m in new if m["claim"]]
                 if claims:
                     await tx.scalar("transfer/import/claims", agent=agent, rows=claims)
-                sources = [{"memory_id": m["id"], **s} for m in new for s in m["sources"]]
+                sources = [{"memory_id": m["id"], "key": source_key(agent, s["type"], s["ref"]), **s}
+                           for m in new for s in m["sources"]]
                 if sources:
                     await tx.scalar("transfer/import/sources", agent=agent, rows=sources)
                 created["memory"] = len(made)

@@ -327,3 +327,21 @@ def test_a_read_key_exports_but_only_an_admin_key_imports(client, agent):
         response = client.post("/v1/import", params={"agent": agent}, content=body,
                                headers={**bearer(key), "content-type": "application/x-ndjson"})
         assert response.status_code == status, response.text
+
+
+def test_imported_entities_are_keyed_as_the_write_path_keys_them(client, agent):
+    """An imported claim's entities take the same key as a claim written later names them by: one
+    entity per name (not a second one differing only in case), with its id, name key and kind, so
+    the entity API reads it. (The import once keyed entities by the raw name and gave them no id.)"""
+    store(client, agent, "Works at Acme Corp", claim=claim("Acme Corp", predicate="works_at"))
+    lines = export(client, agent)
+    wipe(client, agent)
+    target = agent
+    import_all(client, target, lines)
+    store(client, target, "The user's employer is Acme Corp",
+          claim=claim("Acme Corp", predicate="works_at"), provenance={"source": "document"})
+    entities = ok(client.get("/v1/entities", params={"agent": target}))["entities"]
+    acme = [e for e in entities if e["name"].lower() == "acme corp"]
+    assert len(acme) == 1, entities
+    assert acme[0]["id"] and acme[0]["kind"] == "organisation"
+    ok(client.get(f"/v1/entities/{acme[0]['id']}", params={"agent": target}))

@@ -1,5 +1,5 @@
 // Import: the claims of memories this import just created, with the entities they are about
-// (keyed per tenant and name, as the write path keys them).
+// (keyed and kinded as the write path makes them: graph/entities/claims.py).
 // params: agent, rows
 // returns: scalar
 UNWIND $rows AS row
@@ -7,9 +7,10 @@ MATCH (m:Memory {agent: $agent, id: row.memory_id})
 CREATE (m)-[:ASSERTS]->(c:Claim)
 SET c = row.claim, c.agent = $agent,
     c.valid_from = datetime(row.claim.valid_from), c.valid_until = datetime(row.claim.valid_until)
-WITH c, row
+WITH m, c, row
 UNWIND row.about AS about
-MERGE (e:Entity {key: $agent + ' ' + about.name})
-ON CREATE SET e.agent = $agent, e.name = about.name
+MERGE (e:Entity {key: about.key})
+ON CREATE SET e.agent = $agent, e.name = about.name, e.name_key = about.name_key, e.id = about.id, e.kind = about.kind,
+              e.aliases = [], e.created_at = m.created_at
 CREATE (c)-[:ABOUT {role: about.role}]->(e)
 RETURN count(*) AS about

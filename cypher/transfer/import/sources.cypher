@@ -4,7 +4,7 @@
 // returns: scalar
 UNWIND $rows AS row
 MATCH (m:Memory {agent: $agent, id: row.memory_id})
-MERGE (s:Source {key: $agent + ' ' + row.type + ' ' + row.ref})
+MERGE (s:Source {key: row.key})
 ON CREATE SET s.agent = $agent, s.type = row.type, s.ref = row.ref
 MERGE (m)-[f:FROM]->(s)
 ON CREATE SET f.at = datetime(row.at)
