@@ -61,10 +61,9 @@ from bench.datasets import madial, realmem, realtalk  # noqa: E402
 from bench.datasets.common import Dataset, split  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval import fusion, keywords  # noqa: E402
+from graph.retrieval import Visibility, fusion, keywords  # noqa: E402
 from graph.retrieval.model import SearchQuery  # noqa: E402
 from graph.retrieval.rerank import Weights  # noqa: E402
-from graph.retrieval.service import visibility  # noqa: E402
 from graph.services import Services  # noqa: E402
 from graph.settings import Settings  # noqa: E402
 
@@ -120,7 +119,7 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
             result = await retrieval.search(SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, mode=mode,
                                                         event_before=q.before, track_access=False), emb)
             row["modes"][mode] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
-        filters = visibility(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
+        filters = Visibility.of(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
         terms = keywords.terms(q.text)
         vector = await retrieval.candidates.vector(emb, filters, POOL)
         keyword = (await retrieval.candidates.keyword(terms, filters, POOL)).found if terms else {}

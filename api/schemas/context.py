@@ -6,15 +6,15 @@ from pydantic import BaseModel, Field, StrictInt
 from api.schemas.common import Agent
 from api.schemas.expand import RelatedOut
 from api.schemas.search import RetrievalOptions, SearchMetaOut
-from graph.context.service import ContextQuery, ContextResult
+from graph.context import MAX_MEMORIES, MAX_TOKENS, ContextQuery, ContextResult
 from graph.links.expansion import Expand
 
 
 class ContextRequest(RetrievalOptions):
     agent: Agent
-    max_memories: StrictInt = Field(15, ge=1, le=50, description="Without max_tokens: how many memories. "
+    max_memories: StrictInt = Field(15, ge=1, le=MAX_MEMORIES, description="Without max_tokens: how many memories. "
                                                                 "The search pool is twice this.")
-    max_tokens: StrictInt | None = Field(None, ge=1, le=1_000_000,
+    max_tokens: StrictInt | None = Field(None, ge=1, le=MAX_TOKENS,
                                          description="Token budget for the whole formatted context, headers included.")
 
     def to_context(self) -> ContextQuery:

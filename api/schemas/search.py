@@ -12,9 +12,10 @@ from api.schemas.expand import ExpandOptions, RelatedOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
 from graph.core.vocab import SEARCH_MODES, visible_statuses
+from graph.retrieval import (MAX_AGENTS, MAX_FILTER_TAGS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_SEARCHES,
+                             MAX_SESSION_CHARS, SearchHit, SearchMeta, SearchQuery, SearchResult, Weights)
 from graph.retrieval.across_tenants import AcrossTenants
-from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult
-from graph.retrieval.rerank import Weights, gate
+from graph.retrieval.rerank import gate
 
 Weight = StrictFloat | StrictInt
 
@@ -40,7 +41,7 @@ class RerankWeights(Request):
 
 class RetrievalOptions(Request):
     """What search and context share: the query, the retrievers, the rerank and the filters."""
-    query: str = Field(min_length=1, max_length=4_000, pattern=r"\S")
+    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS, pattern=r"\S")
     mode: Literal[SEARCH_MODES] = Field(  # type: ignore[valid-type]
         "hybrid", description="Candidates from both indexes (hybrid), or the vector or full-text index alone.")
     rerank: StrictBool | RerankWeights = Field(
@@ -50,7 +51,7 @@ class RetrievalOptions(Request):
         None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_similarity", "min_score"),
         description="Lowest match returned: max(cosine similarity, keyword score), both absolute. Alias min_score.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
-    tags: list[Tag] = Field([], max_length=20, description="A memory must carry every one of these tags.")
+    tags: list[Tag] = Field([], max_length=MAX_FILTER_TAGS, description="A memory must carry every one of these tags.")
     statuses: list[Status] | None = Field(
         None, min_length=1, validation_alias=AliasChoices("statuses", "status_filter"),
         description="Exactly these statuses (alias status_filter). Default: active only.")
@@ -58,7 +59,7 @@ class RetrievalOptions(Request):
     include_disputed: StrictBool = False
     include_quarantined: StrictBool = False
     include_all: StrictBool = Field(False, description="Every status, archived included.")
-    session_id: str | None = Field(None, max_length=200,
+    session_id: str | None = Field(None, max_length=MAX_SESSION_CHARS,
                                    description="Show this session's claims; they override global ones.")
     after: AwareInstant | None = Field(None, description="Only memories whose `time_field` is later than this.")
     before: AwareInstant | None = Field(None, description="Only memories whose `time_field` is earlier than this.")
@@ -105,7 +106,7 @@ class RetrievalOptions(Request):
 
 class SearchOptions(RetrievalOptions):
     """Everything a search takes besides the tenant."""
-    limit: StrictInt = Field(10, ge=1, le=100)
+    limit: StrictInt = Field(10, ge=1, le=MAX_LIMIT)
 
     def to_domain(self, agent: str) -> SearchQuery:
         return self.query_for(agent, self.limit)
@@ -117,12 +118,12 @@ class SearchRequest(SearchOptions):
 
 class SearchManyRequest(Request):
     agent: Agent
-    searches: list[SearchOptions] = Field(min_length=1, max_length=20,
-                                          description="Up to 20 searches, answered in order.")
+    searches: list[SearchOptions] = Field(min_length=1, max_length=MAX_SEARCHES,
+                                          description=f"Up to {MAX_SEARCHES} searches, answered in order.")
 
 
 class AdminSearchRequest(SearchOptions):
-    agents: list[Agent] = Field(min_length=1, max_length=50, description="The tenants to search, each on its own.")
+    agents: list[Agent] = Field(min_length=1, max_length=MAX_AGENTS, description="The tenants to search, each on its own.")
 
 
 class Retrieved(BaseModel):

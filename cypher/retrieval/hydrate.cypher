@@ -1,7 +1,8 @@
 // The memories behind candidate ids, with the claim they assert, their cosine to the query (the
 // backend's vector.similarity.cosine, calibrated by the caller) and who superseded them. Ids of other
-// tenants match nothing. With $explain, memories the filters hide come back too, with `reason`;
-// context expansion uses this to screen neighbours through the same filters as search.
+// tenants match nothing. Run by RetrievalService.hydrate only, always with $explain false (the
+// search's results, and the memories context's link expansion reached), so what the filter hides
+// never comes back; with $explain true it would, with its `reason`.
 // params: ids, embedding, agent, statuses, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
 // returns: many
 UNWIND $ids AS id

@@ -1,51 +1,27 @@
 """Context for an agent's prompt (PRD v0.8 feature 5): a search pool of twice max_memories,
 expanded along typed edges (by default one hop, every kind, both ways: graph/links/expansion.py),
 then either the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the
-budget. Expansion screens what it reaches through search's visibility filters, so a superseded
-memory comes in only when the request shows superseded memories."""
+budget. Expansion screens what it reaches through the search's own visibility filter, so a
+superseded memory comes in only when the request shows superseded memories.
+
+Context uses retrieval's public surface only (graph/retrieval/__init__.py): the search, its
+Visibility for every later read of the request, `hydrate` for the memories expansion reached and
+`score` to put them on the search's scale."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from graph.context.format import ContextItem
-from graph.links.expansion import Expand, Reached, Related, check_expand, related
-from graph.retrieval.fusion import fuse
-from graph.memories.model import Memory
-from graph.retrieval.model import SearchMeta, SearchQuery, check_query
-from graph.context.packing import Packed, pack, top
-from graph.memories.records import memory_from_map
-from graph.retrieval.service import RetrievalService, visibility
-from graph.retrieval.rerank import Weights, composite, signals
-from graph.store.gateway import GraphRunner
-from graph.core.timeutil import utcnow
+from graph.context.model import Candidate, ContextQuery, ContextResult, check_context
+from graph.context.packing import pack, top
 from graph.context.tokens import TokenEstimator
+from graph.core.timeutil import utcnow
+from graph.links.expansion import Expand, Reached, related
+from graph.retrieval import Evidence, RetrievalService, SearchQuery, Visibility, Weights, check_query, score
+from graph.store.gateway import GraphRunner
 
-
-@dataclass(frozen=True)
-class ContextQuery:
-    search: SearchQuery  # its limit is ignored: the pool is always 2 x max_memories; its expand too
-    max_memories: int = 15
-    max_tokens: int | None = None
-    expand: Expand = Expand(depth=1)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    memory: Memory
-    value: float  # composite score
-    via: str  # "search", or the edge kinds that brought it in (the last hop of each path)
-    expanded_from: tuple[str, ...] = ()
-    related: tuple[Related, ...] = ()  # pool memories from search: what their edges reach
-    related_truncated: bool = False  # they reached more than expand.limit; the nearest are listed
-
-
-@dataclass(frozen=True)
-class ContextResult:
-    packed: Packed
-    candidates: dict[str, Candidate]
-    max_tokens: int | None
-    search_meta: SearchMeta | None
+__all__ = ["Candidate", "ContextQuery", "ContextResult", "ContextService"]
 
 
 class ContextService:
@@ -53,19 +29,19 @@ class ContextService:
         self.runner, self.retrieval, self.estimate = runner, retrieval, estimate
 
     async def context(self, query: ContextQuery) -> ContextResult:
-        check_expand(query.expand)
+        check_context(query)
         search = check_query(replace(query.search, limit=2 * query.max_memories, track_access=False,
                                      expand=Expand()))
         weights = search.rerank or Weights()
         # Embedded while the search's full-text query runs; the memories reached need the vector too.
         embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
         result = await self.retrieval.search(search, embedding)
-        reached = await related(self.runner, [h.memory.id for h in result.hits], query.expand,
-                                visibility(search, explain=False))
+        shown = result.visibility  # the search's filter, built once for the whole request
+        reached = await related(self.runner, [h.memory.id for h in result.hits], query.expand, shown.params())
         pool = {h.memory.id: Candidate(h.memory, h.composite, "search", related=reached.of(h.memory.id),
                                        related_truncated=h.memory.id in reached.cut)
                 for h in result.hits}
-        pool.update(await self._reached(search, await embedding, reached, set(pool), weights))
+        pool.update(await self._reached(search, shown, await embedding, reached, set(pool), weights))
 
         items = [_item(c) for c in pool.values()]
         packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
@@ -73,7 +49,7 @@ class ContextService:
         self.retrieval.access.record(search.agent, [i.id for i in packed.included])
         return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
 
-    async def _reached(self, search: SearchQuery, embedding: list[float], reached: Reached,
+    async def _reached(self, search: SearchQuery, shown: Visibility, embedding: list[float], reached: Reached,
                        pool: set[str], weights: Weights) -> dict[str, Candidate]:
         """The memories expansion reached outside the pool, scored as candidates."""
         kinds: dict[str, set[str]] = {}
@@ -85,19 +61,13 @@ class ContextService:
                     starts.setdefault(r.id, set()).add(start)
         if not kinds:
             return {}
-        # Hydrated through the same filters (expansion screened them already; this also gives the cosine).
-        rows = await self.runner.read("retrieval/hydrate", ids=sorted(kinds), embedding=embedding,
-                                      **visibility(search, explain=False))
+        # Hydrated through the same filter (expansion screened them already; this also gives the cosine),
+        # then relevant on the search's own absolute scale, from their cosine alone.
+        hydrated = await self.retrieval.hydrate(sorted(kinds), embedding, shown)
         now, out = utcnow(), {}
-        for row in rows:
-            memory = memory_from_map(row["memory"], row["claim"])
-            # Relevant on the search's own absolute scale, from its cosine (keyword mode: the vector fit's).
-            mode = "vector" if search.mode == "keyword" else search.mode
-            relevance = fuse(mode, self.retrieval.scale.to_cosine(row["similarity"]), 0.0, None, 0.0, None).relevance
-            value = composite(signals(relevance, memory.confidence, memory.updated_at, memory.importance, now,
-                                      memory.event_at), weights)
-            out[memory.id] = Candidate(memory, value, "+".join(sorted(kinds[memory.id])),
-                                       tuple(sorted(starts[memory.id])))
+        for id_, h in hydrated.items():
+            value = score(search.mode, Evidence(h.similarity), h.memory, weights, now).composite
+            out[id_] = Candidate(h.memory, value, "+".join(sorted(kinds[id_])), tuple(sorted(starts[id_])))
         return out
 
 

@@ -23,6 +23,7 @@ from graph.store.gateway import GraphRunner
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.ann_widening import after_page, first_k, next_k
 from graph.retrieval.tenant_hints import TenantSizeHints
+from graph.retrieval.visibility import Visibility
 from graph.core.timeutil import from_epoch_ms
 
 UNBOUNDED = 2**31 - 1
@@ -57,22 +58,21 @@ class CandidateSearch:
         self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
         self.hints = TenantSizeHints()
 
-    async def vector(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
-        key = (filters["agent"], tuple(filters["statuses"]))
+    async def vector(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates:
         found = None
-        if not self.hints.is_large(key):
-            found = await self._exact(embedding, filters, pool, scan_cap=self.exact_scan_max + 1)
-            self.hints.mark(key, large=found is None)
+        if not self.hints.is_large(visibility.key):
+            found = await self._exact(embedding, visibility, pool, scan_cap=self.exact_scan_max + 1)
+            self.hints.mark(visibility.key, large=found is None)
         if found is None:
-            found = await self._via_index(embedding, filters, pool)
+            found = await self._via_index(embedding, visibility, pool)
         return found
 
-    async def keyword(self, terms: list[str], filters: dict[str, Any], pool: int) -> Candidates:
+    async def keyword(self, terms: list[str], visibility: Visibility, pool: int) -> Candidates:
         """A small tenant is scanned for the terms; a large one goes through the full-text index."""
-        key = (filters["agent"], tuple(filters["statuses"]))
-        if not self.hints.is_large(key):
+        params = visibility.params()
+        if not self.hints.is_large(visibility.key):
             rows = await self.runner.read("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                          patterns=keywords.patterns(terms), needles=list(terms), **filters)
+                                          patterns=keywords.patterns(terms), needles=list(terms), **params)
             if not rows:
                 return Candidates(found={})
             row = rows[0]
@@ -81,15 +81,15 @@ class CandidateSearch:
                 shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
                 scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
                 return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
-            self.hints.mark(key, large=True)
-        lucene = keywords.lucene_query(terms, filters["agent"])
+            self.hints.mark(visibility.key, large=True)
+        lucene = keywords.lucene_query(terms, visibility.agent)
         if lucene is None:
             return Candidates(found={})
         # The query names the tenant (graph/core/tenant_token.py), so the whole page is this tenant's
         # matches (a share of 1): what is left to widen for is hidden memories and filters.
         k = first_k(pool, self.keyword_max_k, share=1.0)
         while True:
-            row = await self.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **filters)
+            row = await self.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **params)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
                 break
@@ -100,37 +100,38 @@ class CandidateSearch:
         """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""
         return self.scale.to_cosine(hit["similarity"]) if hit["similarity"] is not None else None
 
-    async def _exact(self, embedding: list[float], filters: dict[str, Any], pool: int,
+    async def _exact(self, embedding: list[float], visibility: Visibility, pool: int,
                      scan_cap: int) -> Candidates | None:
         """Exact ranking, or None when the tenant has more than scan_cap - 1 shown memories."""
-        rows = await self.runner.read("retrieval/exact", scan_cap=scan_cap, embedding=embedding, limit=pool, **filters)
+        rows = await self.runner.read("retrieval/exact", scan_cap=scan_cap, embedding=embedding, limit=pool,
+                                      **visibility.params())
         if rows and rows[0]["candidates"] >= scan_cap:
             return None
         hits = rows[0]["hits"] if rows else []
         found = _listed(hits, pool, self._cosine, self._cosine)
         found.strategy = "exact"
-        if filters["explain"]:
+        if visibility.explain:
             found.unseen_kept = (rows[0]["candidates"] if rows else 0) - len(hits)
-            counts = await self.runner.read("retrieval/status_counts", agent=filters["agent"],
-                                            statuses=filters["statuses"])
+            counts = await self.runner.read("retrieval/status_counts", agent=visibility.agent,
+                                            statuses=list(visibility.statuses))
             found.hidden_statuses = {r["status"]: r["n"] for r in counts}
         return found
 
-    async def _via_index(self, embedding: list[float], filters: dict[str, Any], pool: int) -> Candidates:
-        key = (filters["agent"], tuple(filters["statuses"]))
-        k = first_k(pool, self.vector_max_k, self.hints.share(key))
+    async def _via_index(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates:
+        k = first_k(pool, self.vector_max_k, self.hints.share(visibility.key))
+        params = visibility.params()
         while True:
-            row = await self.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters)
+            row = await self.runner.read_one("retrieval/vector", k=k, embedding=embedding, **params)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if row["scanned"] == k:  # a full page says how much of the index is this tenant's
-                self.hints.observe_share(key, max(kept, 1) / k)
+                self.hints.observe_share(visibility.key, max(kept, 1) / k)
             step = after_page(kept, pool, row["scanned"], k, self.vector_max_k)
             if step == "done":
                 break
             if step == "exact":
                 # The tenant's matches sit too deep in the global order, or the index stopped short
                 # of them: rank the tenant exactly instead.
-                found = await self._exact(embedding, filters, pool, scan_cap=UNBOUNDED)
+                found = await self._exact(embedding, visibility, pool, scan_cap=UNBOUNDED)
                 assert found is not None
                 return found
             k = next_k(k, UNBOUNDED, self.vector_max_k)

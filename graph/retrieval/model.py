@@ -1,6 +1,7 @@
 """Search records: the query, its hits and the explain meta."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -8,10 +9,20 @@ from typing import Any
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import check_instant
 from graph.core.values import check_unicode
-from graph.core.vocab import DEFAULT_STATUSES
+from graph.core.vocab import DEFAULT_STATUSES, MEMORY_TYPES, SEARCH_MODES, STATUSES
 from graph.links.expansion import Expand, Related, check_expand
 from graph.memories.model import Memory
+from graph.memories.rules import MAX_TAG_CHARS, check_agent
 from graph.retrieval.rerank import Signals, Weights
+from graph.retrieval.visibility import Visibility
+
+# The bounds of a search, here and in the API's request models (api/schemas/search.py).
+MAX_LIMIT = 100  # results per search
+MAX_QUERY_CHARS = 4_000  # the search text
+MAX_FILTER_TAGS = 20  # tags a search may require
+MAX_SESSION_CHARS = 200
+MAX_SEARCHES = 20  # searches in one search_many
+MAX_AGENTS = 50  # tenants in one administrator's search
 
 
 @dataclass(frozen=True)
@@ -38,21 +49,76 @@ class SearchQuery:
 
 
 def check_query(query: SearchQuery) -> SearchQuery:
-    """What the encoder, the tokenizer and the database cannot take is InvalidInput naming the
-    field: text that is empty or not valid Unicode, times that overflow once converted to UTC."""
+    """The domain's rules for a search, whoever calls (the API checks the same first, with its own
+    messages): what the encoder, the tokenizer, the fusion and the database cannot take is
+    InvalidInput naming the field, as the API names it: text that is empty, too long or not valid
+    Unicode, an unknown mode, status or memory type, a limit or min_similarity out of range, times
+    that overflow once converted to UTC or a window that ends before it starts."""
+    if not isinstance(query, SearchQuery):
+        raise InvalidInput("query", "must be a SearchQuery")
+    check_agent(query.agent, "agent")
     if not isinstance(query.text, str) or not query.text.strip():
         raise InvalidInput("query", "must contain non-whitespace text")
+    if len(query.text) > MAX_QUERY_CHARS:
+        raise InvalidInput("query", f"is {len(query.text)} characters; the limit is {MAX_QUERY_CHARS}")
     check_unicode(query.text, "query")
+    if not isinstance(query.mode, str) or query.mode not in SEARCH_MODES:
+        raise InvalidInput("mode", f"must be one of {', '.join(SEARCH_MODES)}")
+    if not _integer(query.limit) or not 1 <= query.limit <= MAX_LIMIT:
+        raise InvalidInput("limit", f"must be an integer from 1 to {MAX_LIMIT}")
+    if query.min_similarity is not None and not (_number(query.min_similarity) and 0 <= query.min_similarity <= 1):
+        raise InvalidInput("min_similarity", "must be a number from 0 to 1, or None")
+    _check_names(query.statuses, "statuses", STATUSES)
+    if query.memory_types is not None:
+        _check_names(query.memory_types, "memory_types", MEMORY_TYPES)
+    _check_tags(query.tags)
     if query.session_id is not None:
+        if not isinstance(query.session_id, str) or len(query.session_id) > MAX_SESSION_CHARS:
+            raise InvalidInput("session_id", f"must be a string of at most {MAX_SESSION_CHARS} characters, or None")
         check_unicode(query.session_id, "session_id")
-    for i, tag in enumerate(query.tags):
-        check_unicode(tag, f"tags[{i}]")
     check_instant(query.as_of, "as_of")
     check_instant(query.known_at, "known_at")
-    for name in ("created_after", "event_after", "created_before", "event_before"):
-        check_instant(getattr(query, name), name.split("_")[1])  # the API's names: after, before
+    for after, before in (("created_after", "created_before"), ("event_after", "event_before")):
+        start = check_instant(getattr(query, after), "after")  # the API's names: after, before
+        end = check_instant(getattr(query, before), "before")
+        if start is not None and end is not None and start >= end:
+            raise InvalidInput("after", "must be earlier than before")
+    if query.rerank is not None and not isinstance(query.rerank, Weights):
+        raise InvalidInput("rerank", "must be rerank Weights, or None for raw relevance order")
+    for flag in ("explain", "track_access"):
+        if not isinstance(getattr(query, flag), bool):
+            raise InvalidInput(flag, "must be true or false")
+    if not isinstance(query.expand, Expand):
+        raise InvalidInput("expand", "must be an Expand")
     check_expand(query.expand)
     return query
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _check_names(values: Any, field: str, vocabulary: tuple[str, ...]) -> None:
+    if isinstance(values, (str, bytes)) or not isinstance(values, (tuple, list)) or not values:
+        raise InvalidInput(field, "must name at least one")
+    for i, value in enumerate(values):
+        if not isinstance(value, str) or value not in vocabulary:
+            raise InvalidInput(f"{field}[{i}]", f"must be one of {', '.join(vocabulary)}")
+
+
+def _check_tags(tags: Any) -> None:
+    if isinstance(tags, (str, bytes)) or not isinstance(tags, (tuple, list)):
+        raise InvalidInput("tags", "must be a list of strings")
+    if len(tags) > MAX_FILTER_TAGS:
+        raise InvalidInput("tags", f"holds {len(tags)} tags; the limit is {MAX_FILTER_TAGS}")
+    for i, tag in enumerate(tags):
+        if not isinstance(tag, str) or not tag.strip() or len(tag) > MAX_TAG_CHARS:
+            raise InvalidInput(f"tags[{i}]", f"must hold 1 to {MAX_TAG_CHARS} characters")
+        check_unicode(tag, f"tags[{i}]")
 
 
 @dataclass(frozen=True)
@@ -84,6 +150,16 @@ class SearchMeta:
 class SearchResult:
     hits: list[SearchHit]
     weights: Weights  # used for composite_score, even when rerank is off
+    visibility: Visibility  # the filter it ran with: what later reads for the same request pass
     strategy: str = "index"  # vector candidates: "exact" or "index", for operators and tests
     meta: SearchMeta | None = None
     best_similarity: float = 0.0  # the best cosine among the candidates: what vector relevance is relative to
+
+
+@dataclass(frozen=True)
+class Hydrated:
+    """A memory loaded for a query (RetrievalService.hydrate): with its claim, its cosine to the
+    query and who superseded it."""
+    memory: Memory
+    similarity: float | None  # cosine of query and memory, calibrated; None without an embedding
+    superseded_by: str | None

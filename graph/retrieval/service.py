@@ -14,15 +14,18 @@ from graph.retrieval import keywords
 from graph.memories.access import AccessTracker
 from graph.retrieval.candidates import Candidates, CandidateSearch
 from graph.embedding.encoder import AsyncEncoder
-from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score, keyword_weight
+from graph.retrieval.fusion import best_similarity, cosine_floor, keyword_score, keyword_weight
 from graph.retrieval.funnel import funnel
-from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
+from graph.retrieval.model import (MAX_AGENTS, MAX_SEARCHES, Hydrated, SearchHit, SearchMeta, SearchQuery,
+                                   SearchResult, check_query)
 from graph.retrieval.across_tenants import AcrossTenants, merge
 from graph.core.tenancy import check_agent
 from graph.core.errors import InvalidInput
 from graph.core.tasks import cancel_and_wait
 from graph.memories.records import memory_from_map
-from graph.retrieval.rerank import Signals, Weights, composite, signals
+from graph.retrieval.rerank import Signals, Weights
+from graph.retrieval.scoring import Evidence, score
+from graph.retrieval.visibility import Visibility
 from graph.store.gateway import GraphRunner
 from graph.retrieval.cosine_scale import CosineScale
 from graph.core.timeutil import iso, utcnow
@@ -48,22 +51,6 @@ class _Ranked(NamedTuple):
 
 def pool_size(limit: int) -> int:
     return min(POOL_MAX, max(POOL_MIN, POOL_FACTOR * limit))
-
-
-def visibility(query: SearchQuery, explain: bool) -> dict[str, Any]:
-    """The parameters of the visibility filter every search query shares. Time travel (as_of or
-    known_at given) over active beliefs also reads superseded ones, and the filter shows those
-    that were the belief of that time: past states of their slot in their own window, and beliefs
-    still held at known_at (docs/beliefs.md, Time)."""
-    history = ((query.as_of is not None or query.known_at is not None) and "active" in query.statuses
-               and "superseded" not in query.statuses)
-    statuses = [*query.statuses, "superseded"] if history else list(query.statuses)
-    return {"agent": query.agent, "statuses": statuses, "session_id": query.session_id,
-            "as_of": iso(query.as_of or query.known_at or utcnow()), "known_at": iso(query.known_at),
-            "history": history, "tags": list(query.tags),
-            "memory_types": list(query.memory_types) if query.memory_types else None,
-            "created_after": iso(query.created_after), "created_before": iso(query.created_before),
-            "event_after": iso(query.event_after), "event_before": iso(query.event_before), "explain": explain}
 
 
 class RetrievalService:
@@ -102,46 +89,86 @@ class RetrievalService:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
         vectors, docs/backends.md §2.7): pay that at start-up, not on a user's first search."""
         await self.runner.read("retrieval/vector", k=1, embedding=await self.embed("warm-up"),
-                               **visibility(SearchQuery(agent="", text="warm-up"), explain=False))
+                               **Visibility.of(SearchQuery(agent="", text="warm-up"), explain=False).params())
 
     async def embed(self, text: str) -> list[float]:
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("text", "must contain non-whitespace text")
         return (await self.encoder.encode_one(text)).tolist()
 
     async def search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]] | None = None
                      ) -> SearchResult:
         """Without an embedding, the query text is embedded while the full-text query runs."""
         check_query(query)
+        if isinstance(embedding, list):
+            self._check_embedding(embedding)
         return await self._search(query, self.embed(query.text) if embedding is None else embedding)
 
     async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
         """One model call for all the query texts, then the searches side by side."""
-        for query in queries:
-            check_query(query)
+        if not isinstance(queries, (list, tuple)) or not 1 <= len(queries) <= MAX_SEARCHES:
+            raise InvalidInput("searches", f"must hold 1 to {MAX_SEARCHES} searches")
+        for i, query in enumerate(queries):
+            try:
+                check_query(query)
+            except InvalidInput as exc:
+                raise InvalidInput(f"searches[{i}].{exc.field}", exc.message) from None
         embeddings = await self.encoder.encode([q.text for q in queries])
         return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
 
     async def search_agents(self, query: SearchQuery, agents: list[str]) -> AcrossTenants:
         """Administrators: the same search in several tenants, each one filtered inside its own queries."""
         check_query(query)
+        if isinstance(agents, (str, bytes)) or not isinstance(agents, (list, tuple)):
+            raise InvalidInput("agents", "must be a list of agents")
         agents = [check_agent(a, f"agents[{i}]") for i, a in enumerate(dict.fromkeys(agents))]
         if not agents:
             raise InvalidInput("agents", "must name at least one agent")
+        if len(agents) > MAX_AGENTS:
+            raise InvalidInput("agents", f"names {len(agents)} agents; the limit is {MAX_AGENTS}")
         embedding = await self.embed(query.text)
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
         return merge(dict(zip(agents, results)), query.limit, reranked=query.rerank is not None)
 
+    async def hydrate(self, ids: list[str], embedding: list[float], visibility: Visibility) -> dict[str, Hydrated]:
+        """The memories behind `ids` that `visibility` shows, by id, in one query: each with its claim,
+        its cosine to the query (`embedding`) and who superseded it. Ids of other tenants, and
+        memories the filter hides, are left out."""
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, (list, tuple)) \
+                or not all(isinstance(i, str) for i in ids):
+            raise InvalidInput("ids", "must be a list of memory ids")
+        self._check_embedding(embedding)
+        if not isinstance(visibility, Visibility):
+            raise InvalidInput("visibility", "must be a Visibility (Visibility.of(query))")
+        return await self._hydrate(list(ids), embedding, visibility)
+
+    def _check_embedding(self, embedding: Any) -> None:
+        if not isinstance(embedding, list) or len(embedding) != self.encoder.dimensions:
+            raise InvalidInput("embedding", f"must be a list of {self.encoder.dimensions} numbers")
+
+    async def _hydrate(self, ids: list[str], embedding: list[float], visibility: Visibility) -> dict[str, Hydrated]:
+        if not ids:
+            return {}
+        rows = await self.runner.read("retrieval/hydrate", ids=ids, embedding=embedding,
+                                      **visibility.params(explain=False))
+        return {row["memory"]["id"]: Hydrated(
+                    memory=memory_from_map(row["memory"], row["claim"]),
+                    similarity=self.scale.to_cosine(row["similarity"]) if row["similarity"] is not None else None,
+                    superseded_by=row["superseded_by"])
+                for row in rows}
+
     async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
-        filters = visibility(query, query.explain)
+        shown = Visibility.of(query)
         pool = pool_size(query.limit)
         terms = keywords.terms(query.text)
 
         async def vector_side() -> tuple[list[float], Candidates]:
             vec = embedding if isinstance(embedding, list) else await embedding
-            return vec, await (self.candidates.vector(vec, filters, pool) if query.mode != "keyword" else _none())
+            return vec, await (self.candidates.vector(vec, shown, pool) if query.mode != "keyword" else _none())
 
         (embedding, vector), keyword = await asyncio.gather(
             vector_side(),
-            self.candidates.keyword(terms, filters, pool) if query.mode != "vector" and terms else _none())
+            self.candidates.keyword(terms, shown, pool) if query.mode != "vector" and terms else _none())
         found = {**keyword.found, **vector.found}  # a memory both found keeps the vector view of it
         weights = query.rerank or Weights()
         now = utcnow()
@@ -150,30 +177,32 @@ class RetrievalService:
         floor = cosine_floor([f.similarity for f in vector.found.values()], pool)
         ranked, below = [], 0
         for id_, f in found.items():
-            kw, matched, bm25, coverage = None, [], None, 0.0
+            matched: list[str] = []
             if id_ in keyword.found:
                 matched = keywords.hits(terms, keyword.found[id_].text or "")
                 bm25, coverage = keyword.found[id_].score, len(matched) / len(terms)
-                kw = keyword_score(bm25, best_bm25, coverage)
-            fused = fuse(query.mode, f.similarity, floor, bm25, coverage, kw, len(terms))
-            if query.min_similarity is not None and fused.match < query.min_similarity:
+                evidence = Evidence(f.similarity, floor, bm25, coverage, keyword_score(bm25, best_bm25, coverage),
+                                    len(terms))
+            else:
+                evidence = Evidence(f.similarity, floor, terms=len(terms))
+            scored = score(query.mode, evidence, f, weights, now)
+            if query.min_similarity is not None and scored.match < query.min_similarity:
                 below += 1
                 continue
-            s = signals(fused.relevance, f.confidence, f.updated_at, f.importance, now, f.event_at)
-            ranked.append(_Ranked(id_, fused.relevance, f.similarity, kw, s, composite(s, weights), tuple(matched)))
+            ranked.append(_Ranked(id_, scored.relevance, f.similarity, evidence.keyword, scored.signals,
+                                  scored.composite, tuple(matched)))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
         ranked = sorted(ranked, key=order)[:query.limit]
         # Only what is returned is hydrated, and expanded: both at once, the expansion from the ranked
         # results (a memory changed since it was ranked drops out at hydration, and its related with it).
         ids = [r.id for r in ranked]
-        hydrated = self.runner.read("retrieval/hydrate", ids=ids, embedding=embedding,
-                                    **visibility(query, explain=False)) if ranked else _no_rows()
-        rows, reached = await asyncio.gather(hydrated, related(self.runner, ids, query.expand, filters))
-        by_id = {row["memory"]["id"]: row for row in rows}
-        hits = [SearchHit(memory=memory_from_map(by_id[r.id]["memory"], by_id[r.id]["claim"]), score=r.score,
-                          similarity=self._reported_cosine(r, by_id[r.id]), keyword_score=r.keyword_score,
-                          signals=r.signals,
-                          composite=r.composite, superseded_by=by_id[r.id]["superseded_by"],
+        by_id, reached = await asyncio.gather(self._hydrate(ids, embedding, shown),
+                                              related(self.runner, ids, query.expand, shown.params()))
+        hits = [SearchHit(memory=by_id[r.id].memory, score=r.score,
+                          # a keyword-only hit's cosine is known once hydrated
+                          similarity=r.similarity if r.similarity is not None else by_id[r.id].similarity,
+                          keyword_score=r.keyword_score, signals=r.signals, composite=r.composite,
+                          superseded_by=by_id[r.id].superseded_by,
                           keyword_hits=r.keyword_hits if query.explain else None)
                 for r in ranked if r.id in by_id]
         if query.expand.depth:
@@ -182,14 +211,8 @@ class RetrievalService:
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
         meta = self._meta(query, vector, keyword, below, len(hits), terms) if query.explain else None
-        return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
+        return SearchResult(hits=hits, weights=weights, visibility=shown, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
-
-    def _reported_cosine(self, ranked: "_Ranked", row: dict[str, Any]) -> float | None:
-        """The cosine a hit reports: from its retriever, or for a keyword-only hit from hydration."""
-        if ranked.similarity is not None or row["similarity"] is None:
-            return ranked.similarity
-        return self.scale.to_cosine(row["similarity"])
 
     @staticmethod
     def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int,
@@ -216,10 +239,6 @@ def options_of(query: SearchQuery) -> dict[str, Any]:
         elif isinstance(v, tuple):
             out[k] = list(v)
     return out
-
-
-async def _no_rows() -> list[dict[str, Any]]:
-    return []
 
 
 async def _none() -> Candidates:

@@ -14,8 +14,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from graph.retrieval.bm25 import B, K1
-from graph.retrieval.model import SearchQuery
-from graph.retrieval.service import visibility
+from graph.retrieval import SearchQuery, Visibility
 from tests.conftest import backend_test_settings
 from tests.helpers import search, store, store_many
 
@@ -48,7 +47,7 @@ def test_keyword_scores_are_bm25_on_one_scale_on_both_backends(crowded):
     from counts: 'heron' is in every memory, 'mill' in this one only."""
     mine = store(crowded, "birder", "grey heron nests near mill")
     services = crowded.app.state.services
-    filters = visibility(SearchQuery(agent="birder", text="heron mill"), explain=False)
+    filters = Visibility.of(SearchQuery(agent="birder", text="heron mill"), explain=False)
     found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
     assert list(found) == [mine["id"]]
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.retrieval.model import SearchQuery
-from graph.retrieval.service import visibility
+from graph.retrieval import SearchQuery, Visibility
 from tests.conftest import TEST_ADMIN_KEY
 from tests.helpers import assert_problem, search, store
 
@@ -189,18 +188,18 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     # Each candidate query filters by tenant itself, not only the hydration after it: the small
     # tenant's scans, and the global indexes once the tenant is taken for a large one.
     candidates = services.retrieval.candidates
-    filters = visibility(SearchQuery(agent=agent, text="x"), explain=True)
+    filters = Visibility.of(SearchQuery(agent=agent, text="x"), explain=True)
     embedding = run(services.retrieval.embed, "Project Zephyr launch")
     keyword_args = (["project", "zephyr", "launch"], filters, 30)
     scanned = run(candidates.keyword, *keyword_args)
-    candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)
+    candidates.hints.mark(filters.key, large=True)
     try:
         indexed = run(candidates.keyword, *keyword_args)
     finally:
-        candidates.hints.mark((agent, tuple(filters["statuses"])), large=False)
+        candidates.hints.mark(filters.key, large=False)
     # The vector index query itself: the global top 50 holds the other tenant's better matches,
     # and only this tenant's memory is listed.
-    [page] = run(lambda: services.runner.read("retrieval/vector", k=50, embedding=embedding, **filters))
+    [page] = run(lambda: services.runner.read("retrieval/vector", k=50, embedding=embedding, **filters.params()))
     assert page["scanned"] > 1  # the other tenant's memories were ranked, and not listed
     assert set(scanned.reasons) == set(indexed.reasons) == {h["id"] for h in page["hits"]} == {mine["id"]}
 

@@ -4,13 +4,12 @@ with explain its hidden ones too, each with its reason. The queries filter this 
 counting the page, so a page without any of them is the edge to hold."""
 from __future__ import annotations
 
-from graph.retrieval.model import SearchQuery
-from graph.retrieval.service import visibility
+from graph.retrieval import SearchQuery, Visibility
 from tests.helpers import store
 
 
 def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -> tuple[dict, dict]:
-    filters = visibility(SearchQuery(agent=agent, text=text), explain=explain)
+    filters = Visibility.of(SearchQuery(agent=agent, text=text), explain=explain).params()
     embedding = run(services.retrieval.embed, text)
     lucene = " ".join(text.lower().split())
     vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))

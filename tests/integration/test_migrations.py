@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from graph.core.tenant_token import tenant_token
-from graph.retrieval.model import SearchQuery
-from graph.retrieval.service import visibility
+from graph.retrieval import SearchQuery, Visibility
 from graph.store.schema import apply_migrations, apply_schema, key_memories_by_tenant
 from tests.helpers import store_many
 
@@ -42,8 +41,8 @@ def test_memories_stored_before_tenant_tokens_are_keyed_and_found_by_keyword_sea
     stored = store_many(client, agent, ["The heronry on the island has forty nests", "The user sold the old kayak"])
     cypher("MATCH (m:Memory {agent: $a}) REMOVE m.tenant_token", a=agent)  # as an older version stored them
     candidates = services.retrieval.candidates
-    filters = visibility(SearchQuery(agent=agent, text="heronry"), explain=False)
-    candidates.hints.mark((agent, tuple(filters["statuses"])), large=True)  # through the full-text index
+    filters = Visibility.of(SearchQuery(agent=agent, text="heronry"), explain=False)
+    candidates.hints.mark(filters.key, large=True)  # through the full-text index
     try:
         assert run(candidates.keyword, ["heronry"], filters, 10).found == {}
 
@@ -51,7 +50,7 @@ def test_memories_stored_before_tenant_tokens_are_keyed_and_found_by_keyword_sea
 
         assert list(run(candidates.keyword, ["heronry"], filters, 10).found) == [stored[0]["id"]]
     finally:
-        candidates.hints.mark((agent, tuple(filters["statuses"])), large=False)
+        candidates.hints.mark(filters.key, large=False)
     assert cypher("MATCH (m:Memory {agent: $a}) RETURN collect(DISTINCT m.tenant_token) AS t",
                   a=agent) == [{"t": [tenant_token(agent)]}]
 
