@@ -20,6 +20,7 @@ from graph.core.timeutil import utcnow
 from graph.links.expansion import Expand, Reached, related
 from graph.retrieval import Evidence, RetrievalService, SearchQuery, Visibility, Weights, check_query, score
 from graph.store.gateway import GraphRunner
+from graph.core.vocab import SUPERSEDED
 
 __all__ = ["Candidate", "ContextQuery", "ContextResult", "ContextService"]
 
@@ -74,4 +75,4 @@ class ContextService:
 def _item(c: Candidate) -> ContextItem:
     m = c.memory
     return ContextItem(id=m.id, text=m.text, memory_type=m.memory_type, value=c.value, valid_from=m.valid_from,
-                       valid_until=m.valid_until, historical=m.status == "superseded")
+                       valid_until=m.valid_until, historical=m.status == SUPERSEDED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 
-from graph.core.vocab import STATUSES
+from graph.core.vocab import ACTIVE, ARCHIVED, DISPUTED, QUARANTINED, STATUSES, SUPERSEDED
 
 FILTER_REASONS = ("scope_mismatch", "validity_mismatch", "filtered")
 
@@ -28,10 +28,10 @@ def funnel(reasons: Mapping[str, str | None], hidden_statuses: Mapping[str, int]
     after_status = candidates - by_status
     counts = {"candidates": candidates, "after_agent_filter": candidates, "after_status_filter": after_status,
               "after_similarity": after_status - by_filter - below_min_similarity, "returned": returned}
-    excluded = {"superseded": why["superseded"], "disputed": why["disputed"], "quarantined": why["quarantined"],
-                "archived": why["archived"], "below_min_similarity": below_min_similarity,
+    excluded = {SUPERSEDED: why[SUPERSEDED], DISPUTED: why[DISPUTED], QUARANTINED: why[QUARANTINED],
+                ARCHIVED: why[ARCHIVED], "below_min_similarity": below_min_similarity,
                 "scope_mismatch": why["scope_mismatch"], "validity_mismatch": why["validity_mismatch"],
                 "filtered": why["filtered"]}
-    if why["active"]:
-        excluded["active"] = why["active"]  # a status filter that leaves active memories out
+    if why[ACTIVE]:
+        excluded[ACTIVE] = why[ACTIVE]  # a status filter that leaves active memories out
     return counts, excluded

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graph.core.timeutil import iso, to_utc, utcnow
+from graph.core.vocab import ACTIVE, SUPERSEDED
 
 if TYPE_CHECKING:
     from graph.retrieval.model import SearchQuery
@@ -36,9 +37,9 @@ class Visibility:
         the block shows those that were the belief of that time: past states of their slot in their
         own window, and beliefs still held at known_at (docs/beliefs.md, Time). `explain` defaults to
         the query's."""
-        history = ((query.as_of is not None or query.known_at is not None) and "active" in query.statuses
-                   and "superseded" not in query.statuses)
-        statuses = (*query.statuses, "superseded") if history else tuple(query.statuses)
+        history = ((query.as_of is not None or query.known_at is not None) and ACTIVE in query.statuses
+                   and SUPERSEDED not in query.statuses)
+        statuses = (*query.statuses, SUPERSEDED) if history else tuple(query.statuses)
         return cls(agent=query.agent, statuses=statuses, as_of=to_utc(query.as_of or query.known_at or utcnow()),
                    known_at=query.known_at, history=history, session_id=query.session_id,
                    memory_types=tuple(query.memory_types) if query.memory_types else None, tags=tuple(query.tags),
