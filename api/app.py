@@ -11,7 +11,20 @@ from api import problems
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
-from api.routers import admin, context, entities, feedback, health, keys, links, memories, predicates, review, search, transfer
+from api.routers import (
+    admin,
+    context,
+    entities,
+    feedback,
+    health,
+    keys,
+    links,
+    memories,
+    predicates,
+    review,
+    search,
+    transfer,
+)
 from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings

@@ -15,10 +15,10 @@ from fastapi.security import HTTPBearer
 from api import idempotency
 from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
+from graph.beliefs.predicates import PredicateService
 from graph.keys.model import Access, Role
 from graph.memories.audit import DEFAULT_ACTOR
 from graph.memories.service import MemoryService
-from graph.beliefs.predicates import PredicateService
 from graph.retrieval.service import RetrievalService
 from graph.services import Services
 

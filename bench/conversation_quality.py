@@ -49,24 +49,21 @@ import shutil
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import fusion_fit  # noqa: E402
-from bench.datasets import madial, realmem, realtalk  # noqa: E402
-from bench.datasets.common import Dataset, split  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval import fusion, keywords  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.retrieval.rerank import Weights  # noqa: E402
-from graph.retrieval.service import visibility  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench import fusion_fit
+from bench.datasets import madial, realmem, realtalk
+from bench.datasets.common import Dataset, split
+from bench.record import record
+from graph.memories.model import NewMemory
+from graph.retrieval import fusion, keywords
+from graph.retrieval.model import SearchQuery
+from graph.retrieval.service import visibility
+from graph.services import Services
+from graph.settings import Settings
 
 MODES = ("keyword", "vector", "hybrid")
 DEFAULT_DATASETS = "realtalk,realmem"
@@ -152,7 +149,7 @@ async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, 
     try:
         for ds in datasets:
             tune, test = split(list(ds.conversations), args.seed)
-            halves = {c: "tuning" for c in tune} | {c: "test" for c in test}
+            halves = dict.fromkeys(tune, "tuning") | dict.fromkeys(test, "test")
             agent_of = (lambda name: lambda conv: f"bench-{name}-{conv}")(ds.name.lower())
             t0 = time.perf_counter()
             saved = data_dir / f"{ds.name}.ids.json"

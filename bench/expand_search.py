@@ -26,14 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.links.expansion import Expand  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench.corpus import memory_texts, queries
+from bench.record import record
+from graph.embedding import encoder as embedder
+from graph.links.expansion import Expand
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 AGENT = "bench-graph"
 EDGES_PER_MEMORY = 2

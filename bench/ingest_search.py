@@ -31,14 +31,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.context.service import ContextQuery  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench.corpus import memory_texts, queries
+from bench.record import record
+from graph.context.service import ContextQuery
+from graph.embedding import encoder as embedder
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 LABELS = {"embedded": "embedded ArcadeDB", "neo4j": "local Neo4j 5.26"}
 
@@ -165,7 +165,7 @@ async def run(args: argparse.Namespace) -> tuple[list[str], list[tuple[str, ...]
 
     kinds = [b.kind for b in benches]
     measures = list(dict.fromkeys(k for b in benches for k in b.rows))
-    rows = [(m, *(next((b.rows.get(m, "-") for b in benches if b.kind == k)) for k in kinds)) for m in measures]
+    rows = [(m, *(next(b.rows.get(m, "-") for b in benches if b.kind == k) for k in kinds)) for m in measures]
     rows.append(("backend RSS", *(f"{backend_rss[k]:,.0f} MB (JVM -Xmx{args.heap})" for k in kinds)))
     rows.append(("service RSS (one process, model shared by both backends)",
                  *([f"{service_rss:,.0f} MB before the backends; {rss_mb(os.getpid()):,.0f} MB at the end"] * len(kinds))))

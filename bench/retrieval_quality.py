@@ -78,15 +78,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import record  # noqa: E402
-from graph.context.service import ContextQuery    # noqa: E402
-from graph.context.format import ContextItem, format_context    # noqa: E402
+from bench.record import record
+from graph.context.format import ContextItem, format_context
+from graph.context.service import ContextQuery
+from graph.context.tokens import chars_per_four
 from graph.memories.model import Claim, NewMemory, Provenance
-from graph.retrieval.model import SearchHit, SearchQuery  # noqa: E402
-from graph.retrieval.rerank import Weights, composite    # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
-from graph.context.tokens import chars_per_four    # noqa: E402
+from graph.retrieval.model import SearchHit, SearchQuery
+from graph.retrieval.rerank import Weights, composite
+from graph.services import Services
+from graph.settings import Settings
 
 MODES = (("vector only", "vector", None), ("full-text only", "keyword", None), ("hybrid", "hybrid", None),
          ("hybrid + rerank", "hybrid", Weights()))

@@ -34,15 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.embedding.encoder import AsyncEncoder  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
-from graph.store import gateway  # noqa: E402
-from graph.store.registry import QueryRegistry  # noqa: E402
+from bench.corpus import memory_texts, queries
+from graph.embedding import encoder as embedder
+from graph.embedding.encoder import AsyncEncoder
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
+from graph.store import gateway
+from graph.store.registry import QueryRegistry
 
 # The stages of the search in progress: name -> milliseconds (summed when a query runs twice).
 current: ContextVar[dict[str, float] | None] = ContextVar("current", default=None)

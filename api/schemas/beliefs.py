@@ -7,12 +7,12 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from api.schemas.common import Agent, Instant, Request
-from graph.core.vocab import SCOPES
-from graph.memories.model import Claim, Provenance, Quarantine
+from graph.beliefs.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
 from graph.beliefs.normalize import NORMALIZERS
 from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, PredicateSchema
-from graph.beliefs.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
 from graph.beliefs.trust import DEFAULT_SOURCE, SOURCE_TYPES
+from graph.core.vocab import SCOPES
+from graph.memories.model import Claim, Provenance, Quarantine
 from graph.memories.rules import MAX_REF_CHARS, MAX_SUSPICIOUS_DETAILS_CHARS
 
 # Literal types built from the domain's vocabularies, so each list of names has one home.
@@ -65,7 +65,7 @@ class ClaimOut(BaseModel):
     valid_until: datetime | None
 
     @classmethod
-    def of(cls, claim: Claim | None) -> "ClaimOut | None":
+    def of(cls, claim: Claim | None) -> ClaimOut | None:
         if claim is None:
             return None
         return cls(subject=claim.subject, predicate=claim.predicate, value=claim.value,
@@ -82,7 +82,7 @@ class QuarantineOut(BaseModel):
     resolved_at: datetime | None
 
     @classmethod
-    def of(cls, quarantine: Quarantine | None) -> "QuarantineOut | None":
+    def of(cls, quarantine: Quarantine | None) -> QuarantineOut | None:
         return None if quarantine is None else cls(reason=quarantine.reason, details=quarantine.details,
                                                    created_at=quarantine.created_at, resolution=quarantine.resolution,
                                                    resolved_at=quarantine.resolved_at)
@@ -119,7 +119,7 @@ class PredicateSchemaOut(BaseModel):
     updated_at: datetime | None
 
     @classmethod
-    def of(cls, schema: PredicateSchema) -> "PredicateSchemaOut":
+    def of(cls, schema: PredicateSchema) -> PredicateSchemaOut:
         return cls(predicate=schema.predicate, cardinality=schema.cardinality,
                    conflict_policy=schema.conflict_policy, normalize=schema.normalize,
                    dedup_policy=schema.dedup_policy, registered=schema.registered, updated_at=schema.updated_at)

@@ -41,7 +41,7 @@ class RelatedOut(BaseModel):
     directions: list[Literal["out", "in"]] = Field(description="Each hop's direction.")
 
     @classmethod
-    def of(cls, r: Related) -> "RelatedOut":
+    def of(cls, r: Related) -> RelatedOut:
         return cls(id=r.id, text=r.text, memory_type=r.memory_type, status=r.status, kind=r.kind,
                    direction=r.direction, hops=r.hops, path=list(r.path), kinds=list(r.kinds),
                    directions=list(r.directions))

@@ -43,7 +43,7 @@ class KeyOut(BaseModel):
     revoked_at: datetime | None
 
     @classmethod
-    def of(cls, key: ApiKey) -> "KeyOut":
+    def of(cls, key: ApiKey) -> KeyOut:
         return cls(id=key.id, name=key.name, role=key.role.name.lower(), agents=list(key.agents),
                    agent_pattern=key.agent_pattern, sources=list(key.sources) if key.sources is not None else None,
                    created_at=key.created_at, revoked_at=key.revoked_at)

@@ -3,11 +3,19 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import (AliasChoices, BaseModel, Field, StrictBool, StrictFloat, StrictInt,
-                      field_validator, model_validator)
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
-from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.beliefs import QuarantineOut
+from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.expand import ExpandOptions, RelatedOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
@@ -27,7 +35,7 @@ class RerankWeights(Request):
     importance: Weight = 0.15
 
     @model_validator(mode="after")
-    def _valid(self) -> "RerankWeights":
+    def _valid(self) -> RerankWeights:
         self.to_domain()  # the rule lives in graph.retrieval.rerank.Weights
         return self
 
@@ -81,7 +89,7 @@ class RetrievalOptions(Request):
         return list(dict.fromkeys(tags))
 
     @model_validator(mode="after")
-    def _window(self) -> "RetrievalOptions":
+    def _window(self) -> RetrievalOptions:
         if self.after and self.before and self.after >= self.before:
             raise ValueError("after must be earlier than before")
         return self
@@ -165,7 +173,7 @@ class SearchHitOut(MemoryOut):
                                                        "memories than expand.limit; `related` lists the nearest.")
 
     @classmethod
-    def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> "SearchHitOut":
+    def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> SearchHitOut:
         out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
                   composite_score=hit.composite, ranking_signals=hit.signals.as_dict(),
                   related=[RelatedOut.of(r) for r in hit.related], related_truncated=hit.related_truncated)
@@ -193,7 +201,7 @@ class SearchMetaOut(BaseModel):
                                               "terms, 12/n for a longer search text.")
 
     @classmethod
-    def of(cls, meta: SearchMeta, query: str, agent: str) -> "SearchMetaOut":
+    def of(cls, meta: SearchMeta, query: str, agent: str) -> SearchMetaOut:
         return cls(query=query, agent=agent, options=meta.options, counts=meta.counts, excluded=meta.excluded,
                    strategy=meta.strategy, keyword_terms=list(meta.keyword_terms), keyword_weight=meta.keyword_weight)
 
@@ -204,7 +212,7 @@ class SearchResponse(BaseModel):
     meta: SearchMetaOut | None = Field(None, description="With explain: true.")
 
     @classmethod
-    def of(cls, result: SearchResult, query: str, agent: str) -> "SearchResponse":
+    def of(cls, result: SearchResult, query: str, agent: str) -> SearchResponse:
         explain = result.meta is not None
         hits = [SearchHitOut.of(h, result, explain) for h in result.hits]
         meta = SearchMetaOut.of(result.meta, query, agent) if result.meta else None
@@ -221,7 +229,7 @@ class AdminSearchResponse(BaseModel):
     meta: dict[str, SearchMetaOut] | None = Field(None, description="With explain: true, per agent.")
 
     @classmethod
-    def of(cls, merged: AcrossTenants, query: str) -> "AdminSearchResponse":
+    def of(cls, merged: AcrossTenants, query: str) -> AdminSearchResponse:
         hits = [SearchHitOut.of(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
                 for h in merged.hits]
         meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in merged.results.items() if r.meta} or None

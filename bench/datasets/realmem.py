@@ -9,7 +9,7 @@ that date's sessions) hours + (turn index) seconds, so the order is kept."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.datasets.common import Dataset, Question, Turn, data_dir
@@ -41,7 +41,7 @@ def load(root: Path | None = None, personas: int = 4) -> Dataset | None:
         sessions = json.loads(path.read_text())["dialogues"]
         turns, at, per_day = [], {}, {}
         for s in sessions:
-            day = datetime.strptime(s["current_time"].split(" ")[0], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+            day = datetime.strptime(s["current_time"].split(" ")[0], "%Y-%m-%d").replace(tzinfo=UTC)
             order = per_day[day] = per_day.get(day, -1) + 1
             start = day + timedelta(hours=order)
             at[s["session_uuid"]] = start

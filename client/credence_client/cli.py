@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from credence_client.endpoints import set_only
 from credence_client import transfer
+from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, ServiceUnreachable
 from credence_client.models import ENTITY_KINDS
 from credence_client.sync import Credence

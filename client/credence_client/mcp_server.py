@@ -29,8 +29,17 @@ from credence_client.aio import AsyncCredence
 from credence_client.config import from_environment
 from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, NotFound
-from credence_client.models import (About, Conflict, EntityPath, Feedback, Memory, Resolution, Review, SearchResults,
-                                    StoredMemory)
+from credence_client.models import (
+    About,
+    Conflict,
+    EntityPath,
+    Feedback,
+    Memory,
+    Resolution,
+    Review,
+    SearchResults,
+    StoredMemory,
+)
 
 try:
     from mcp.server.mcpserver import MCPServer

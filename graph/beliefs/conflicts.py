@@ -5,17 +5,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.memories import audit
 from graph.beliefs.precedence import Contender, clashes_of
 from graph.beliefs.predicates import schema_in
 from graph.beliefs.rivalry import conflict_rows, rivals, unrecorded
 from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
 from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.memories import audit
 from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
-from graph.core.timeutil import from_graph, iso, utcnow
 
 ACTIONS = ("supersede", "reject", "keep_both")
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.memories import audit
+from graph.beliefs.trust import DISPUTED_BELOW, trust_now
 from graph.core.errors import NotFound
+from graph.core.timeutil import iso, utcnow
+from graph.memories import audit
 from graph.memories.model import Provenance
 from graph.store.gateway import GraphRunner, Tx
-from graph.core.timeutil import iso, utcnow
-from graph.beliefs.trust import DISPUTED_BELOW, trust_now
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 
 from graph.core.errors import InvalidInput, NotFound
-from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import from_graph, iso, utcnow
+from graph.store.gateway import GraphRunner, Tx
 
 CARDINALITIES = ("single", "multi")
 CONFLICT_POLICIES = ("supersede", "require_review", "keep_both")

@@ -3,17 +3,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graph.memories import audit
-from graph.beliefs.rivalry import (apply_succession, conflict_rows, me_of, review_policy, rivals,
-                                   settled_by_activation, succession, unrecorded)
-from graph.beliefs.write_path import lock_claim, supersede_all
-from graph.core.errors import NotFound, StateConflict
-from graph.memories.model import Memory
 from graph.beliefs.precedence import Contender, decide
 from graph.beliefs.predicates import schema_in
+from graph.beliefs.rivalry import (
+    apply_succession,
+    conflict_rows,
+    me_of,
+    review_policy,
+    rivals,
+    settled_by_activation,
+    succession,
+    unrecorded,
+)
+from graph.beliefs.write_path import lock_claim, supersede_all
+from graph.core.errors import NotFound, StateConflict
+from graph.core.timeutil import iso, utcnow
+from graph.memories import audit
+from graph.memories.model import Memory
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
-from graph.core.timeutil import iso, utcnow
 
 QUARANTINABLE = ("active", "disputed")
 

@@ -8,18 +8,18 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from graph.memories import audit
 from graph.beliefs.claims import slot_key
-from graph.entities.claims import claim_entities
-from graph.memories.model import Claim, NewMemory, StoreResult
 from graph.beliefs.normalize import normalize
 from graph.beliefs.precedence import Contender, Verdict, decide
 from graph.beliefs.predicates import schema_in
 from graph.beliefs.rivalry import apply_succession, conflict_rows, gate_of, rivals, succession
+from graph.beliefs.trust import compute_trust, trust_now
+from graph.core.timeutil import iso, utcnow
+from graph.entities.claims import claim_entities
+from graph.memories import audit
+from graph.memories.model import Claim, NewMemory, StoreResult
 from graph.memories.records import memory_from_map
 from graph.store.gateway import Tx
-from graph.core.timeutil import iso, utcnow
-from graph.beliefs.trust import compute_trust, trust_now
 
 
 def claim_props(claim: Claim) -> dict[str, Any]:
@@ -98,8 +98,8 @@ async def write_claim_memory(tx: Tx, item: NewMemory, row: dict[str, Any], actor
         "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason})
     if superseded:
         await audit.record(tx, item.agent, "supersede", actor, [memory_id, *superseded],
-                           before={"status": {i: "active" for i in superseded}},
-                           after={"status": {i: "superseded" for i in superseded}, "by": memory_id})
+                           before={"status": dict.fromkeys(superseded, "active")},
+                           after={"status": dict.fromkeys(superseded, "superseded"), "by": memory_id})
     if verdict.status == "quarantined":
         await audit.record(tx, item.agent, "quarantine", actor, [memory_id],
                            after={"reason": verdict.quarantine_reason, "details": details})

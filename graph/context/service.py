@@ -9,17 +9,17 @@ import asyncio
 from dataclasses import dataclass, replace
 
 from graph.context.format import ContextItem
-from graph.links.expansion import Expand, Reached, Related, check_expand, related
-from graph.retrieval.fusion import fuse
-from graph.memories.model import Memory
-from graph.retrieval.model import SearchMeta, SearchQuery, check_query
 from graph.context.packing import Packed, pack, top
-from graph.memories.records import memory_from_map
-from graph.retrieval.service import RetrievalService, visibility
-from graph.retrieval.rerank import Weights, composite, signals
-from graph.store.gateway import GraphRunner
-from graph.core.timeutil import utcnow
 from graph.context.tokens import TokenEstimator
+from graph.core.timeutil import utcnow
+from graph.links.expansion import Expand, Reached, Related, check_expand, related
+from graph.memories.model import Memory
+from graph.memories.records import memory_from_map
+from graph.retrieval.fusion import fuse
+from graph.retrieval.model import SearchMeta, SearchQuery, check_query
+from graph.retrieval.rerank import Weights, composite, signals
+from graph.retrieval.service import RetrievalService, visibility
+from graph.store.gateway import GraphRunner
 
 
 @dataclass(frozen=True)

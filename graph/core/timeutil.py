@@ -1,19 +1,19 @@
 """Time in one convention: tz-aware UTC in Python, ISO-8601 'Z' strings on the wire to Cypher."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from graph.core.errors import InvalidInput
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def to_utc(value: datetime) -> datetime:
     # A naive datetime from a client is taken as UTC, the only sane reading for stored facts.
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def check_instant(value: Any, field: str) -> datetime | None:
@@ -43,4 +43,4 @@ def from_graph(value: Any) -> datetime | None:
 
 def from_epoch_ms(value: int) -> datetime:
     """`datetime.epochMillis` from Cypher: far cheaper over Bolt than a DateTime the driver must rebuild."""
-    return datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(value / 1000, tz=UTC)

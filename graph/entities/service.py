@@ -7,14 +7,23 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from graph.core.errors import InvalidInput, NotFound, StateConflict
-from graph.core.timeutil import iso, utcnow
-from graph.entities.model import (About, Entity, EntityDetail, EntityPath, GraphNode, Mention, Neighbourhood,
-                                  PredicateGroup, Relationship, RelationshipGroup)
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.entities.model import (
+    About,
+    Entity,
+    EntityDetail,
+    EntityPath,
+    GraphNode,
+    Mention,
+    Neighbourhood,
+    PredicateGroup,
+    Relationship,
+    RelationshipGroup,
+)
 from graph.entities.names import check_kind, check_name, name_key
 from graph.entities.records import entity_from_map, ref_from_map, relationship_from_map
 from graph.entities.rules import relation_key
 from graph.entities.strength import Evidence, holds
-from graph.core.timeutil import from_graph
 from graph.memories import audit
 from graph.store.gateway import GraphRunner, Tx
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 from graph.core.errors import CredenceError
 from graph.core.tasks import cancel_and_wait
-from graph.store.gateway import GraphRunner
 from graph.core.timeutil import iso, utcnow
+from graph.store.gateway import GraphRunner
 
 log = logging.getLogger(__name__)
 # Memories per access-count transaction. One write over every memory a tenant's searches returned in

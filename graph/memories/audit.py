@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.store.gateway import Tx
 from graph.core.timeutil import iso, utcnow
+from graph.store.gateway import Tx
 
 DEFAULT_ACTOR = "api"
 

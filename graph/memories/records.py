@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memories.model import Claim, Memory, Quarantine
 from graph.beliefs.trust import DEFAULT_SOURCE
 from graph.core.timeutil import from_graph
 from graph.core.values import loads_readable
+from graph.memories.model import Claim, Memory, Quarantine
 from graph.memories.rules import MAX_METADATA_DEPTH
 
 

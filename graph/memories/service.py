@@ -1,29 +1,27 @@
 """Storing, reading, changing and deleting memories. Each public write is one transaction."""
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from graph.memories import audit
-
-from graph.core import cursor
-from graph.memories.audit import DEFAULT_ACTOR
 from graph.beliefs.claims import slot_key
 from graph.beliefs.slot_queue import SlotQueue
+from graph.beliefs.trust import compute_trust
 from graph.beliefs.write_path import write_claim_memory
-from graph.embedding.encoder import AsyncEncoder
+from graph.core import cursor
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
+from graph.core.tenant_token import tenant_token
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.values import loads_readable
 from graph.core.vocab import DEFAULT_STATUSES
+from graph.embedding.encoder import AsyncEncoder
+from graph.memories import audit
+from graph.memories.audit import DEFAULT_ACTOR
 from graph.memories.model import Memory, MemoryPatch, NewMemory, Page, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import MAX_METADATA_DEPTH, check_new, check_patch, metadata_json
-from graph.core.tenant_token import tenant_token
-from graph.core.values import loads_readable
 from graph.store.gateway import GraphRunner, Tx
-from graph.core.timeutil import from_graph, iso, utcnow
-from graph.beliefs.trust import compute_trust
 
 MAX_AUDIT_DEPTH = MAX_METADATA_DEPTH + 2  # a patch's metadata sits two levels inside its audit record
 MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model

@@ -9,23 +9,23 @@ from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from graph.links.expansion import related
-from graph.retrieval import keywords
-from graph.memories.access import AccessTracker
-from graph.retrieval.candidates import Candidates, CandidateSearch
-from graph.embedding.encoder import AsyncEncoder
-from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score, keyword_weight
-from graph.retrieval.funnel import funnel
-from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
-from graph.retrieval.across_tenants import AcrossTenants, merge
-from graph.memories.rules import check_agent
 from graph.core.errors import InvalidInput
 from graph.core.tasks import cancel_and_wait
+from graph.core.timeutil import iso, utcnow
+from graph.embedding.encoder import AsyncEncoder
+from graph.links.expansion import related
+from graph.memories.access import AccessTracker
 from graph.memories.records import memory_from_map
+from graph.memories.rules import check_agent
+from graph.retrieval import keywords
+from graph.retrieval.across_tenants import AcrossTenants, merge
+from graph.retrieval.candidates import Candidates, CandidateSearch
+from graph.retrieval.cosine_scale import CosineScale
+from graph.retrieval.funnel import funnel
+from graph.retrieval.fusion import best_similarity, cosine_floor, fuse, keyword_score, keyword_weight
+from graph.retrieval.model import SearchHit, SearchMeta, SearchQuery, SearchResult, check_query
 from graph.retrieval.rerank import Signals, Weights, composite, signals
 from graph.store.gateway import GraphRunner
-from graph.retrieval.cosine_scale import CosineScale
-from graph.core.timeutil import iso, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ class RetrievalService:
         return SearchResult(hits=hits, weights=weights, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
 
-    def _reported_cosine(self, ranked: "_Ranked", row: dict[str, Any]) -> float | None:
+    def _reported_cosine(self, ranked: _Ranked, row: dict[str, Any]) -> float | None:
         """The cosine a hit reports: from its retriever, or for a keyword-only hit from hydration."""
         if ranked.similarity is not None or row["similarity"] is None:
             return ranked.similarity

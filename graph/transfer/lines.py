@@ -13,15 +13,24 @@ from graph.beliefs.claims import check_claim, slot_key
 from graph.beliefs.normalize import NORMALIZERS
 from graph.beliefs.predicates import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES
 from graph.beliefs.trust import SOURCE_TYPES, compute_trust
-from graph.core.tenant_token import tenant_token
 from graph.core.errors import InvalidInput
+from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import STATUSES
+
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
 from graph.memories.audit import audit_json
 from graph.memories.model import Claim
-from graph.memories.rules import (MAX_REF_CHARS, check_category, check_importance, check_memory_type,
-                                  check_optional_str, check_tags, check_text, metadata_json)
+from graph.memories.rules import (
+    MAX_REF_CHARS,
+    check_category,
+    check_importance,
+    check_memory_type,
+    check_optional_str,
+    check_tags,
+    check_text,
+    metadata_json,
+)
 from graph.transfer import format as fmt
 from graph.transfer import mem0
 

@@ -7,7 +7,7 @@ the closed windows and the SUPERSEDES chain do not depend on the order."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -49,7 +49,7 @@ def slot(cypher, agent, predicate="time_zone") -> dict[str, dict]:
 
 
 def day(value) -> str | None:
-    return None if value is None else value.to_native().astimezone(timezone.utc).date().isoformat()
+    return None if value is None else value.to_native().astimezone(UTC).date().isoformat()
 
 
 def chain(cypher, agent) -> set[tuple[str, str, str]]:
@@ -179,7 +179,7 @@ def expected_history(states: list[tuple[str, str, str | None]]) -> tuple[dict, s
     starts (unless its own window ended before); closed by a successor, it is history (superseded)
     once that start has passed, and the successor SUPERSEDES it."""
     ordered = sorted(states, key=lambda s: s[1])
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
     out, edges = {}, set()
     for i, (value, start, until) in enumerate(ordered):
         nxt = ordered[i + 1] if i + 1 < len(ordered) else None

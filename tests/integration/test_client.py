@@ -11,11 +11,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import anyio
 import httpx
-
 import pytest
 
-from credence_client import (AsyncCredence, Conflict, Credence, CredenceAPIError, InvalidInput, NotFound, Retry,
-                             Unavailable)
+from credence_client import (
+    AsyncCredence,
+    Conflict,
+    Credence,
+    CredenceAPIError,
+    InvalidInput,
+    NotFound,
+    Retry,
+    Unavailable,
+)
 from credence_client.cli import main
 from credence_client.endpoints import Call
 

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.retrieval.bm25 import B, K1
+from graph.retrieval.bm25 import K1, B
 from graph.retrieval.model import SearchQuery
 from graph.retrieval.service import visibility
 from tests.conftest import backend_test_settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -52,7 +52,7 @@ def test_results_carry_scores_signals_and_the_prd_composite(client, agent, trip)
     known = {QUERY: (0.5, 0.5), trip[1]["text"]: (1.0, 0.5), "The user's cat is called Miso": (0.5, 0.5),
              "The user prefers aisle seats on long flights": (0.5, 0.9)}
     assert {r["text"] for r in results} <= set(known)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for r in results:
         s = r["ranking_signals"]
         assert set(s) == set(PRD) and 0 <= r["score"] <= 1 and s["relevance"] == pytest.approx(r["score"])
@@ -95,7 +95,7 @@ def test_with_claims_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_an
     # Issue 12 item 4 as reported: the memories carry claims, as an agent's extraction stores them,
     # with a week between the job and the book (the job was said earlier). Confidence (1.0 against
     # 0.7) and recency must not lift the trusted, newer book over the job for a question about the role.
-    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).isoformat()
     job = store(client, agent, "The user is a staff data engineer at Northwind Analytics, leading the platform team.",
                 claim=claim("user", "job_title", "staff data engineer"), provenance={"source": "user_implicit"},
                 event_at=week_ago)
@@ -115,14 +115,14 @@ def test_with_claims_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_an
 def test_recency_counts_from_event_at_when_a_memory_has_one(client, agent):
     # The time the fact refers to, not the time it was written: a memory stored today about a
     # move two years ago is not fresh. Without event_at, recency counts from updated_at.
-    then = datetime.now(timezone.utc) - timedelta(days=730)
+    then = datetime.now(UTC) - timedelta(days=730)
     moved = store(client, agent, "The user moved to Lisbon from Berlin", event_at=then.isoformat())
     lives = store(client, agent, "The user lives in Lisbon, near the river")
     results = {r["id"]: r for r in search(client, agent, "Where does the user live? Lisbon")}
     assert results[moved["id"]]["ranking_signals"]["recency"] == pytest.approx(math.exp(-0.01 * 730), abs=1e-3)
     assert results[lives["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0, abs=1e-3)
     future = store(client, agent, "The user flies to Lisbon next month",
-                   event_at=(datetime.now(timezone.utc) + timedelta(days=30)).isoformat())
+                   event_at=(datetime.now(UTC) + timedelta(days=30)).isoformat())
     results = {r["id"]: r for r in search(client, agent, "Lisbon flight")}
     assert results[future["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0)  # a coming event is current
 

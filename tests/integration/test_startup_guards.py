@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.core.errors import SchemaMismatch
+from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.services import Services
 from tests.conftest import backend_test_settings
 from tests.helpers import assert_problem, search, store

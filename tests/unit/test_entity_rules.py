@@ -1,7 +1,7 @@
 """The entity graph's pure rules: name keys, the predicate -> relationship table, strength."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -9,7 +9,7 @@ from graph.entities.names import entity_key, name_key
 from graph.entities.rules import relation_key, rule_for, subject_kind
 from graph.entities.strength import Evidence, corroboration, recency, standing, strength
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def ev(i: int, trust: float = 0.8, status: str = "active", start: datetime = T0, end: datetime | None = None,

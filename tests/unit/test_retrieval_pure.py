@@ -3,25 +3,34 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.retrieval.bm25 import bm25
 from graph.context.format import ContextItem, format_context
+from graph.context.packing import pack, top
+from graph.context.tokens import chars_per_four
 from graph.core.errors import InvalidInput
-from graph.retrieval.fusion import (BY_MODE, LONG_QUERY_TERMS, WEIGHTS, best_similarity, cosine_floor, fuse,
-                                    keyword_score, keyword_weight, relevance)
 from graph.core.tenant_token import tenant_token
+from graph.retrieval.bm25 import bm25
+from graph.retrieval.fusion import (
+    BY_MODE,
+    LONG_QUERY_TERMS,
+    WEIGHTS,
+    best_similarity,
+    cosine_floor,
+    fuse,
+    keyword_score,
+    keyword_weight,
+    relevance,
+)
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
-from graph.context.packing import pack, top
 from graph.retrieval.rerank import Weights, composite, recency, refers_to, signals
-from graph.context.tokens import chars_per_four
 
-NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def test_lucene_special_characters_are_escaped():
@@ -182,8 +191,8 @@ def item(i, text, value, memory_type="fact", **extra):
 
 def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history():
     items = [item(1, "Decided to rent", 0.5, "decision"), item(2, "Likes tea", 0.9, "preference"),
-             item(3, "Lived in Oslo", 0.4, valid_from=datetime(2019, 1, 1, tzinfo=timezone.utc),
-                  valid_until=datetime(2021, 1, 1, tzinfo=timezone.utc), historical=True),
+             item(3, "Lived in Oslo", 0.4, valid_from=datetime(2019, 1, 1, tzinfo=UTC),
+                  valid_until=datetime(2021, 1, 1, tzinfo=UTC), historical=True),
              item(4, "Runs a marathon\nin May", 0.7, "goal"), item(5, "Ships on Friday", 0.6, "action")]
     assert format_context(items) == (
         "## Relevant Memory Context\n### Preferences\n- Likes tea\n### Goals\n- Runs a marathon in May\n"

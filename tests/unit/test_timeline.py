@@ -2,16 +2,16 @@
 tests/integration/test_belief_time.py)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from graph.beliefs.precedence import Contender, decide, wins
 from graph.beliefs.timeline import State, place
 
-NOW = datetime(2026, 11, 23, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, tzinfo=UTC)
 
 
 def d(month: int, day: int, year: int = 2026) -> datetime:
-    return datetime(year, month, day, tzinfo=timezone.utc)
+    return datetime(year, month, day, tzinfo=UTC)
 
 
 def dated(memory_id: str, start: datetime, until: datetime | None = None, trust: float = 1.0,

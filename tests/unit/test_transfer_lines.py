@@ -3,7 +3,7 @@ may hold, and how the CLI cuts a file into batches."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,7 +11,7 @@ from credence_client.transfer import _batches
 from graph.core.errors import InvalidInput
 from graph.transfer import lines, mem0
 
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
 MEMORY = {"kind": "memory", "id": "0b6e4a31-2f0b-4d6e-9c1e-6f1c3b2a7d4e", "text": "t", "created_at": "2026-01-01T00:00:00Z"}
 
 
