@@ -72,7 +72,7 @@ def unavailable_problem(exc: BackendUnavailable) -> JSONResponse:
 
 
 async def _credence(_: Request, exc: CredenceError) -> JSONResponse:
-    log.exception("unmapped domain error", exc_info=exc)
+    log.error("unmapped domain error", exc_info=exc)
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 
@@ -94,7 +94,7 @@ def allowed_methods(request: Request) -> list[str]:
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error", exc_info=exc)
+    log.error("unhandled error", exc_info=exc)
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 

@@ -31,7 +31,7 @@ def claims(people: int, rng: random.Random) -> list[Claim]:
     companies = [f"{w} Corp" for w in words[:max(people // 10, 2)]]
     cities = [f"{w}ville" for w in words[:max(people // 15, 2)]]
     out = [Claim(c, "headquarters", rng.choice(cities)) for c in companies]
-    for i, name in enumerate(names):
+    for name in names:
         out.append(Claim(name, "employer", rng.choice(companies)))
         out.append(Claim(name, "lives_in", rng.choice(cities)))
         for k, other in enumerate(rng.sample(names, 3)):

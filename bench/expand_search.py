@@ -54,7 +54,7 @@ FOREACH (_ IN CASE WHEN row.kind = 'PROMOTED_FROM' THEN [1] ELSE [] END |
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
@@ -101,7 +101,8 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
     table = [("search, limit 10", "p50 ms", "p95 ms", "added p95 ms")]
     for name, values in timings.items():
         p50, p95 = percentile(values, 50), percentile(values, 95)
-        table.append((f"expand {name}", f"{p50:.1f}", f"{p95:.1f}", "" if name == "depth 0" else f"{p95 - base95:+.1f}"))
+        table.append((f"expand {name}", f"{p50:.1f}", f"{p95:.1f}",
+                      "" if name == "depth 0" else f"{p95 - base95:+.1f}"))
     table.append(("related memories per search at depth 2 (mean)", f"{sum(related) / len(related):.0f}", "", ""))
     table.append((f"results cut at expand.limit {Expand().limit} per search (mean)", f"{sum(cut) / len(cut):.1f}", "",
                   ""))

@@ -124,7 +124,7 @@ def before_arm(ref: str, runner: gateway.GraphRunner):
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -183,7 +183,7 @@ async def main(args: argparse.Namespace) -> None:
             v = per_stage[name]
             print(f"{name:70} {len(v):5} {statistics.median(v):7.2f} {pct(v, 95):7.2f} {statistics.fmean(v):7.2f}")
         if use:
-            same = sum(a == b for a, b in zip(answers["before"], answers["after"]))
+            same = sum(a == b for a, b in zip(answers["before"], answers["after"], strict=True))
             print(f"same hits, scores and order in both arms: {same} of {len(answers['after'])} searches")
         if profiler:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)

@@ -29,7 +29,8 @@ class KeyCreate(Request):
 
     def to_domain(self) -> NewKey:
         return NewKey(name=self.name, role=Role.parse(self.role), agents=tuple(self.agents),
-                      agent_pattern=self.agent_pattern, sources=tuple(self.sources) if self.sources is not None else None)
+                      agent_pattern=self.agent_pattern,
+                      sources=tuple(self.sources) if self.sources is not None else None)
 
 
 class KeyOut(BaseModel):

@@ -87,7 +87,8 @@ class TrustTermsOut(BaseModel):
     corroboration_bonus: float
     feedback_signal: float
     recency_penalty: float
-    trust: float = Field(description="Now: source_base + corroboration_bonus + feedback_signal - recency_penalty, in [0, 1].")
+    trust: float = Field(
+        description="Now: source_base + corroboration_bonus + feedback_signal - recency_penalty, in [0, 1].")
     stored: float = Field(description="The trust stored at the last change (the recency term has moved since).")
     computed_at: datetime
     inputs: TrustInputsOut

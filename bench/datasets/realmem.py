@@ -37,7 +37,7 @@ def load(root: Path | None = None, personas: int = 4) -> Dataset | None:
     if not all(f.exists() for f in files):
         return None
     conversations, questions, dropped = {}, [], 0
-    for person, path in list(zip(PERSONAS, files))[:personas]:
+    for person, path in list(zip(PERSONAS, files, strict=True))[:personas]:
         sessions = json.loads(path.read_text())["dialogues"]
         turns, at, per_day = [], {}, {}
         for s in sessions:
@@ -46,7 +46,8 @@ def load(root: Path | None = None, personas: int = 4) -> Dataset | None:
             start = day + timedelta(hours=order)
             at[s["session_uuid"]] = start
             for i, t in enumerate(s["dialogue_turns"]):
-                turns.append(Turn(key=f"{person}:{s['session_uuid']}:{i}", text=f"{t['speaker']}: {t['content'].strip()}",
+                turns.append(Turn(key=f"{person}:{s['session_uuid']}:{i}",
+                                  text=f"{t['speaker']}: {t['content'].strip()}",
                                   event_at=start + timedelta(seconds=i)))
         conversations[person] = turns
         by_uuid = {s["session_uuid"]: s for s in sessions}

@@ -50,4 +50,5 @@ def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
     notes = [f"first {chats} of {len(FILES)} chats (deterministic, to bound the run)"] if chats else []
     return Dataset(name="REALTALK", licence="none stated (used locally, not redistributed)",
                    source=f"github.com/{REPO}@{COMMIT[:10]}", conversations=conversations, questions=questions,
-                   notes=notes + ([f"{dropped} questions without a resolvable evidence turn dropped"] if dropped else []))
+                   notes=notes + ([f"{dropped} questions without a resolvable evidence turn dropped"]
+                                  if dropped else []))

@@ -172,14 +172,16 @@ class AsyncCredence:
         """Pending conflicts; filters subject, predicate, include_resolved, limit."""
         return await self.send(e.conflicts(agent, filters))
 
-    async def resolve_conflict(self, agent: str, conflict_id: str, action: str, reason: str | None = None) -> Resolution:
+    async def resolve_conflict(self, agent: str, conflict_id: str, action: str,
+                               reason: str | None = None) -> Resolution:
         """supersede, reject or keep_both."""
         return await self.send(e.resolve_conflict(agent, conflict_id, action, reason))
 
     def quarantined(self, agent: str) -> AsyncIterator[Memory]:
         return self._pages("/v1/quarantine", e.quarantined_params(agent))
 
-    async def quarantine(self, agent: str, memory_id: str, details: str | None = None, reason: str | None = None) -> Memory:
+    async def quarantine(self, agent: str, memory_id: str, details: str | None = None,
+                         reason: str | None = None) -> Memory:
         """Take a memory out of retrieval for review; reason manual (default) or suspicious_input."""
         return await self.send(e.quarantine(agent, memory_id, details, reason))
 

@@ -30,7 +30,7 @@ Handler = Callable[[Credence, argparse.Namespace], Any]
 
 
 def _remember(api: Credence, a: argparse.Namespace) -> Any:
-    claim = dict(zip(("subject", "predicate", "value"), a.claim)) if a.claim else None
+    claim = dict(zip(("subject", "predicate", "value"), a.claim, strict=True)) if a.claim else None
     provenance = set_only(source=a.source, ref=a.ref) or None
     return api.remember(a.agent, a.text, **set_only(memory_type=a.type, tags=a.tag, importance=a.importance,
                                                     category=a.category, provenance=provenance, claim=claim))

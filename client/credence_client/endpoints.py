@@ -238,8 +238,8 @@ def explain_supersession(agent: str, memory_id: str) -> Call[Supersession]:
 
 # Links
 def link(agent: str, memory_id: str, type: str, to: str, note: str | None) -> Call[list[Link]]:
-    return Call("POST", f"/v1/memories/{_seg(memory_id)}/links", json=set_only(agent=agent, type=type, to=to, note=note),
-                read=_items(Link, "links"))
+    return Call("POST", f"/v1/memories/{_seg(memory_id)}/links",
+                json=set_only(agent=agent, type=type, to=to, note=note), read=_items(Link, "links"))
 
 
 def links(agent: str, memory_id: str) -> Call[list[Link]]:
@@ -248,7 +248,8 @@ def links(agent: str, memory_id: str) -> Call[list[Link]]:
 
 
 def unlink(agent: str, memory_id: str, type: str, to: str) -> Call[None]:
-    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent}, read=lambda _: None)
+    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent},
+                read=lambda _: None)
 
 
 # The entity graph (docs/entities.md)

@@ -53,7 +53,8 @@ class Credence:
     `idempotency_key=` to a write to keep one key across your own retries (after a lost connection)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None, http: httpx.Client | None = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None,
+                 http: httpx.Client | None = None) -> None:
         self._headers = headers(api_key, actor)
         self._retry = retry or Retry()
         self._owned = http is None

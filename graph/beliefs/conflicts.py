@@ -88,7 +88,8 @@ class ConflictService:
             memory, superseded, settle, recorded = new["memory"], (), [conflict_id], []
             if action == "reject":
                 status, outcome = "archived", "rejected"
-                settle += [p["id"] for p in await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])]
+                settle += [p["id"] for p in await tx.many("beliefs/conflicts/pending_of", agent=agent,
+                                                          memory_id=memory["id"])]
             else:
                 status, outcome = "active", "activated"
                 # The belief's active rivals now, by the same rule set as the write path (a multi-valued

@@ -55,7 +55,8 @@ class FeedbackService:
 
         return await self.runner.write_tx(work)
 
-    async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str, reason: str | None) -> FeedbackResult:
+    async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str,
+                     reason: str | None) -> FeedbackResult:
         now = utcnow()
         terms = await tx.optional("beliefs/add_feedback", agent=agent, memory_id=memory_id,
                             reinforce=int(op == "reinforce"), dispute=int(op == "dispute"))
@@ -67,8 +68,9 @@ class FeedbackService:
                              now=iso(now))
         m = row["memory"]
         await audit.record(tx, agent, op, actor, [memory_id],
-                           before={"reinforcements": terms["reinforcements_before"], "disputes": terms["disputes_before"],
-                                   "trust": terms["trust_before"], "status": terms["status_before"]},
+                           before={"reinforcements": terms["reinforcements_before"],
+                                   "disputes": terms["disputes_before"], "trust": terms["trust_before"],
+                                   "status": terms["status_before"]},
                            after={"reinforcements": m["reinforcements"], "disputes": m["disputes"], "trust": trust,
                                   "status": m["status"], **({"reason": reason} if reason else {})})
         return FeedbackResult(memory_id, m["reinforcements"], m["disputes"], m["corroboration"], trust, trust,

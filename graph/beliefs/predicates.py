@@ -56,8 +56,8 @@ class PredicateService:
         names = [s.predicate for s in schemas]
         if len(set(names)) != len(names):
             raise InvalidInput("predicates", "names each predicate at most once")
-        rows = await self.runner.write("beliefs/predicates/upsert", agent=agent, rows=[s.as_row(agent) for s in schemas],
-                                       now=iso(utcnow()))
+        rows = await self.runner.write("beliefs/predicates/upsert", agent=agent,
+                                       rows=[s.as_row(agent) for s in schemas], now=iso(utcnow()))
         return [_from_map(r["schema"]) for r in rows]
 
     async def list(self, agent: str) -> list[PredicateSchema]:

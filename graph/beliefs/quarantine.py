@@ -44,7 +44,8 @@ class QuarantineService:
                 raise NotFound("memory", memory_id)
             status = current["memory"]["status"]
             if status not in QUARANTINABLE:
-                raise StateConflict(f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
+                raise StateConflict(
+                    f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
             changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
@@ -114,7 +115,8 @@ class QuarantineService:
             conflicts = conflict_rows(unrecorded(lost, known), status="pending", reason="trust_insufficient",
                                       resolution=None, new_trust=me.trust)
             if conflicts:
-                await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts, now=iso(now))
+                await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=conflicts,
+                              now=iso(now))
             await audit.record(tx, agent, "review", actor, [memory_id],
                                after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
                                       "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
@@ -130,7 +132,8 @@ class QuarantineService:
                                  quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
                                  now=iso(now))
         if settle:
-            await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor, now=iso(now))
+            await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor,
+                          now=iso(now))
         await audit.record(tx, agent, "review", actor, [memory["id"], *superseded], before={"status": "quarantined"},
                            after={"status": status, "outcome": outcome, "superseded": list(superseded),
                                   "reason": reason})

@@ -58,8 +58,9 @@ def gate_of(agent: str, claim: Claim) -> dict[str, Any]:
 def contender_of(row: dict[str, Any], now: datetime) -> Contender:
     """A find_conflicts or timeline/states row as a precedence contender, with its trust at this
     moment and its valid time (valid_from, else event_at)."""
-    return Contender(row["id"], row["source_type"] or DEFAULT_SOURCE, trust_now(row, now), from_graph(row["created_at"]),
-                     from_graph(row["valid_from"] or row["event_at"]), from_graph(row["valid_until"]))
+    return Contender(row["id"], row["source_type"] or DEFAULT_SOURCE, trust_now(row, now),
+                     from_graph(row["created_at"]), from_graph(row["valid_from"] or row["event_at"]),
+                     from_graph(row["valid_until"]))
 
 
 def contenders_of(rows: list[dict[str, Any]], now: datetime) -> list[Contender]:

@@ -42,7 +42,8 @@ class SentenceTransformerEmbedder:
         else:
             self.name = Path(model_path).name
         self.model = SentenceTransformer(model_path, device="cpu")
-        dimension_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        dimension_of = (getattr(self.model, "get_embedding_dimension", None)
+                        or self.model.get_sentence_embedding_dimension)
         self.dimensions = int(dimension_of())
         self.batch_size = batch_size
         self.max_tokens = int(self.model.max_seq_length)

@@ -139,7 +139,7 @@ def export(model_path: str, out: str) -> None:
             self.transformer = transformer
 
         def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
-            named = dict(zip(names, inputs))
+            named = dict(zip(names, inputs, strict=True))
             tokens = self.transformer(**named).last_hidden_state
             mask = named["attention_mask"].unsqueeze(-1).to(tokens.dtype)
             pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)

@@ -56,8 +56,9 @@ class AccessTracker:
                 chunk = hits[start:start + CHUNK]
                 try:
                     updated += await self.runner.write_tx(
-                        lambda tx, chunk=chunk: tx.scalar("memories/record_access", agent=agent, hits=chunk,
-                                                          now=iso(utcnow())), kind="background")
+                        lambda tx, chunk=chunk, agent=agent: tx.scalar("memories/record_access", agent=agent,
+                                                                       hits=chunk, now=iso(utcnow())),
+                        kind="background")
                 except CredenceError as exc:  # advisory counts: log, drop, keep serving
                     log.warning("access counts for %d memories dropped: %s", len(chunk), exc)
         return updated

@@ -47,13 +47,14 @@ class MemoryService:
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
-            raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
+            raise InvalidInput(field_prefix or "memories",
+                               f"holds {len(items)} memories; the limit is {self.max_batch}")
         # The domain's own rules (graph/memories/rules.py), whoever the caller is.
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
         vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [_row(item, values, vector, now) for item, values, vector in zip(items, checked, vectors)]
+        rows = [_row(item, values, vector, now) for item, values, vector in zip(items, checked, vectors, strict=True)]
 
         async def work(tx: Tx) -> list[StoreResult]:
             results: dict[int, StoreResult] = {}

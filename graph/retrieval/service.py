@@ -1,5 +1,6 @@
 """Hybrid search that explains itself: vector and full-text candidates, fused into a calibrated
-relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
+relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with
+explain counts on request."""
 from __future__ import annotations
 
 import asyncio
@@ -118,7 +119,8 @@ class RetrievalService:
         for query in queries:
             check_query(query)
         embeddings = await self.encoder.encode([q.text for q in queries])
-        return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
+        return list(await asyncio.gather(*(self._search(q, e.tolist())
+                                           for q, e in zip(queries, embeddings, strict=True))))
 
     async def search_agents(self, query: SearchQuery, agents: list[str]) -> AcrossTenants:
         """Administrators: the same search in several tenants, each one filtered inside its own queries."""
@@ -128,7 +130,7 @@ class RetrievalService:
             raise InvalidInput("agents", "must name at least one agent")
         embedding = await self.embed(query.text)
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
-        return merge(dict(zip(agents, results)), query.limit, reranked=query.rerank is not None)
+        return merge(dict(zip(agents, results, strict=True)), query.limit, reranked=query.rerank is not None)
 
     async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
         filters = visibility(query, query.explain)

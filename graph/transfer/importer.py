@@ -67,7 +67,7 @@ class ImportService:
         fresh = [m for m in batch.memories if m["id"] not in held]
         if fresh:
             vectors = await self.encoder.encode([m["props"]["text"] for m in fresh])
-            for m, vector in zip(fresh, vectors):
+            for m, vector in zip(fresh, vectors, strict=True):
                 m["props"]["embedding"] = vector.tolist()
         created: Counter[str] = Counter()
 

@@ -8,6 +8,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import anyio
 import httpx
@@ -211,7 +212,7 @@ class Flaky(BaseHTTPRequestHandler):
     backend is down) to the first `failures` requests, then 200. It notes each request's
     Idempotency-Key."""
     failures, retry_after, seen = 0, "0", 0
-    keys: list = []
+    keys: ClassVar[list] = []
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))

@@ -62,7 +62,8 @@ def test_results_carry_scores_signals_and_the_prd_composite(client, agent, trip)
         assert r["composite_score"] == pytest.approx(composite(s, PRD))
     composites = [r["composite_score"] for r in results]
     assert composites == sorted(composites, reverse=True)
-    assert r["explain"] is None and client.post("/v1/search", json={"agent": agent, "query": QUERY}).json()["meta"] is None
+    assert r["explain"] is None
+    assert client.post("/v1/search", json={"agent": agent, "query": QUERY}).json()["meta"] is None
 
 
 def test_high_confidence_outranks_higher_similarity_with_low_confidence(client, agent, trip):
@@ -144,9 +145,9 @@ def test_custom_weights_shift_the_ranking(client, agent, trip):
     assert partial[0]["explain"]["rerank"]["weights"] == {**PRD, "relevance": 1.0}
 
 
-@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank"),
-                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
-                                            ({"relevance": "0.5"}, "rerank"), ({"novelty": 0.5}, "rerank")])
+@pytest.mark.parametrize("weights, field", [
+    ({"relevance": -0.1}, "rerank"), ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+    ({"relevance": "0.5"}, "rerank"), ({"novelty": 0.5}, "rerank")])
 def test_bad_weights_get_422_naming_rerank(client, agent, weights, field):
     response = client.post("/v1/search", json={"agent": agent, "query": "x", "rerank": weights})
     body = assert_problem(response, 422)
@@ -184,7 +185,8 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     for mode in ("hybrid", "keyword", "vector"):
         results = search(client, agent, "Project Zephyr launch", mode=mode, limit=20, explain=True)
         assert [r["id"] for r in results] == [mine["id"]]
-    meta = client.post("/v1/search", json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
+    meta = client.post("/v1/search",
+                       json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
     assert meta["counts"]["candidates"] == 1 and meta["agent"] == agent  # other tenants are not even counted
     # Each candidate query filters by tenant itself, not only the hydration after it: the small
     # tenant's scans, and the global indexes once the tenant is taken for a large one.
@@ -311,7 +313,8 @@ def test_search_many_answers_each_search_in_order(client, agent, trip):
     assert first["results"][0]["id"] == trusted["id"] and raw["results"][0]["id"] == doubtful["id"]
     assert cat["count"] == 1 and cat["results"][0]["text"] == "The user's cat is called Miso"
     assert cat["meta"]["counts"]["returned"] == 1 and first["meta"] is None
-    bad = client.post("/v1/search:many", json={"agent": agent, "searches": [{"query": "x"}, {"query": "x", "limit": 0}]})
+    bad = client.post("/v1/search:many",
+                      json={"agent": agent, "searches": [{"query": "x"}, {"query": "x", "limit": 0}]})
     assert_problem(bad, 422, "searches[1].limit")
 
 
@@ -358,14 +361,16 @@ def test_the_documented_explain_example_has_the_shape_of_a_real_response(client,
     example = json.loads(doc.split("<!-- example:search-explain -->")[1].split("<!-- /example:search-explain -->")[0]
                          .strip().removeprefix("```json").removesuffix("```"))
     budget = lambda value: claim("user", "budget_is", value)  # noqa: E731
-    store(client, agent, "The user's monthly budget is $500", claim=budget("$500"), provenance={"source": "user_explicit"})
-    store(client, agent, "The user's monthly budget is $750", claim=budget("$750"), provenance={"source": "user_explicit"},
-          importance=0.8)
+    store(client, agent, "The user's monthly budget is $500", claim=budget("$500"),
+          provenance={"source": "user_explicit"})
+    store(client, agent, "The user's monthly budget is $750", claim=budget("$750"),
+          provenance={"source": "user_explicit"}, importance=0.8)
     store(client, agent, "The user's monthly budget is $0", claim=budget("$0"), provenance={"source": "inference"})
     store(client, agent, "The user reviews the budget every quarter", provenance={"source": "user_implicit"})
     store(client, agent, "The user's cat is called Miso")
     real = client.post("/v1/search", json={"agent": agent, "query": example["meta"]["query"], "explain": True,
                                            "limit": 2}).json()
     assert _shape(example) == _shape(real)
-    assert example["meta"]["counts"] == real["meta"]["counts"] and example["meta"]["excluded"] == real["meta"]["excluded"]
+    assert example["meta"]["counts"] == real["meta"]["counts"]
+    assert example["meta"]["excluded"] == real["meta"]["excluded"]
     assert [r["text"] for r in example["results"]] == [r["text"] for r in real["results"]][:len(example["results"])]

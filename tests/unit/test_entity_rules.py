@@ -38,7 +38,8 @@ def test_strength_is_trust_times_corroboration_times_recency():
     assert recency(T0 + timedelta(days=5), T0) == 1.0, "a mention after the instant asked about is not in the future"
     assert strength(2, 0.8, T0, T0) == pytest.approx(0.6)
     assert strength(0, 0.8, T0, T0) == 0.0
-    assert strength(1, 0.9, T0, T0) > strength(1, 0.9, T0, T0 + timedelta(days=30)) > strength(1, 0.9, T0, T0 + timedelta(days=400))
+    assert strength(1, 0.9, T0, T0) > strength(1, 0.9, T0, T0 + timedelta(days=30)) > \
+        strength(1, 0.9, T0, T0 + timedelta(days=400))
     assert strength(3, 0.5, T0, T0) > strength(1, 0.5, T0, T0)
 
 

@@ -79,9 +79,10 @@ def test_signals_beside_relevance_count_in_full_only_at_even_odds_of_answering()
     assert composite(off_topic_fresh, importance_only) == pytest.approx(0.5)
 
 
-@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank.relevance"),
-                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
-                                            ({"recency": float("nan")}, "rerank.recency")])
+@pytest.mark.parametrize("weights, field", [
+    ({"relevance": -0.1}, "rerank.relevance"),
+    ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+    ({"recency": float("nan")}, "rerank.recency")])
 def test_bad_weights_are_invalid_input(weights, field):
     with pytest.raises(InvalidInput) as err:
         Weights(**weights)
@@ -102,7 +103,7 @@ def test_fused_relevance_is_absolute_not_relative_to_the_query_s_best_candidate(
 
 @given(cosine=st.floats(-1, 1), bm25=st.floats(0, 50), coverage=st.floats(0, 1), up=st.floats(0.01, 1))
 def test_fused_relevance_grows_with_each_signal(cosine, bm25, coverage, up):
-    for mode, w in BY_MODE.items():
+    for w in BY_MODE.values():
         base = relevance(w, cosine, bm25, coverage)
         assert 0 <= base <= 1
         if w.cosine:
@@ -202,7 +203,8 @@ def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history
 
 
 def test_packing_prefers_short_valuable_memories_and_reports_what_it_left_out():
-    items = [item(1, "Budget is $750", 0.8), item(2, "long " * 200, 0.9), item(3, "Prefers aisle seats", 0.6, "preference")]
+    items = [item(1, "Budget is $750", 0.8), item(2, "long " * 200, 0.9),
+             item(3, "Prefers aisle seats", 0.6, "preference")]
     packed = pack(items, max_tokens=40)
     assert [i.id for i in packed.included] == ["m1", "m3"]
     assert [(e.id, e.reason, e.value) for e in packed.excluded] == [("m2", "budget", 0.9)]
@@ -223,8 +225,9 @@ def test_packing_measures_value_from_the_pool_floor_so_short_filler_does_not_dis
 
 @settings(max_examples=300, deadline=None)
 @given(lengths=st.lists(st.integers(1, 2_000), max_size=30), values=st.lists(st.floats(0, 1), min_size=30, max_size=30),
-       budget=st.integers(0, 5_000), types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other",
-                                                                     "decision", "procedure"]), min_size=30, max_size=30))
+       budget=st.integers(0, 5_000),
+       types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other", "decision", "procedure"]),
+                      min_size=30, max_size=30))
 def test_the_budget_guarantee_holds_for_any_memories_and_budget(lengths, values, budget, types):
     items = [item(i, "x" * n, values[i], types[i]) for i, n in enumerate(lengths)]
     packed = pack(items, budget)

@@ -61,7 +61,8 @@ def test_a_future_successor_leaves_the_present_active_with_its_window_closed():
     plan = place(future, verdict, [State(present, "active", False)], NOW)
     assert (plan.status, plan.replaced()) == ("active", ())
     [closure] = plan.closures
-    assert (closure.memory_id, closure.valid_until, closure.status, closure.kind) == ("p", d(3, 1, 2099), "active", "rival")
+    assert (closure.memory_id, closure.valid_until, closure.status, closure.kind) == \
+        ("p", d(3, 1, 2099), "active", "rival")
     # Once that start has passed, the slot's next write retires it.
     later = place(dated("x", d(1, 1, 2100)), decide(dated("x", d(1, 1, 2100)), [], policy="supersede",
                                                     on_conflict="quarantine"),
