@@ -20,7 +20,8 @@ SourceType = Literal[SOURCE_TYPES]  # type: ignore[valid-type]
 Scope = Literal[SCOPES]  # type: ignore[valid-type]
 Cardinality = Literal[CARDINALITIES]  # type: ignore[valid-type]
 ConflictPolicy = Literal[CONFLICT_POLICIES]  # type: ignore[valid-type]
-Normalizer = Literal[tuple(NORMALIZERS)]  # type: ignore[valid-type]
+NORMALIZER_NAMES = tuple(NORMALIZERS)
+Normalizer = Literal[NORMALIZER_NAMES]  # type: ignore[valid-type]
 DedupPolicy = Literal[DEDUP_POLICIES]  # type: ignore[valid-type]
 
 

@@ -35,7 +35,9 @@ def _date_time_text(value: Any) -> Any:
 
 def _in_range(value: datetime) -> datetime:
     try:
-        return check_instant(value, "")  # type: ignore[return-value]
+        instant = check_instant(value, "")
+        assert instant is not None  # a datetime in, a datetime out
+        return instant
     except InvalidInput as exc:
         raise ValueError(exc.message) from None
 

@@ -99,8 +99,9 @@ class RetrievalOptions(Request):
                                     include_disputed=self.include_disputed,
                                     include_quarantined=self.include_quarantined, include_all=self.include_all)
         on_event = self.time_field == "event_at"
+        extra: dict[str, Any] = {"expand": self.expand.to_domain()} if self.expand else {}
         rerank = None if self.rerank is False else (
-            Weights() if self.rerank is True else self.rerank.to_domain())  # type: ignore[union-attr]
+            Weights() if self.rerank is True else self.rerank.to_domain())
         return SearchQuery(
             agent=agent, text=self.query, limit=limit, mode=self.mode, rerank=rerank, explain=self.explain,
             min_similarity=float(self.min_similarity) if self.min_similarity is not None else None,
@@ -108,7 +109,7 @@ class RetrievalOptions(Request):
             statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None,
-            **({"expand": self.expand.to_domain()} if self.expand else {}))
+            **extra)
 
 
 class SearchOptions(RetrievalOptions):
@@ -173,7 +174,7 @@ class SearchHitOut(MemoryOut):
                                                        "memories than expand.limit; `related` lists the nearest.")
 
     @classmethod
-    def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> SearchHitOut:
+    def of_hit(cls, hit: SearchHit, result: SearchResult, explain: bool) -> SearchHitOut:
         out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
                   composite_score=hit.composite, ranking_signals=hit.signals.as_dict(),
                   related=[RelatedOut.of(r) for r in hit.related], related_truncated=hit.related_truncated)
@@ -214,7 +215,7 @@ class SearchResponse(BaseModel):
     @classmethod
     def of(cls, result: SearchResult, query: str, agent: str) -> SearchResponse:
         explain = result.meta is not None
-        hits = [SearchHitOut.of(h, result, explain) for h in result.hits]
+        hits = [SearchHitOut.of_hit(h, result, explain) for h in result.hits]
         meta = SearchMetaOut.of(result.meta, query, agent) if result.meta else None
         return cls(count=len(hits), results=hits, meta=meta)
 
@@ -230,7 +231,7 @@ class AdminSearchResponse(BaseModel):
 
     @classmethod
     def of(cls, merged: AcrossTenants, query: str) -> AdminSearchResponse:
-        hits = [SearchHitOut.of(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
+        hits = [SearchHitOut.of_hit(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
                 for h in merged.hits]
         meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in merged.results.items() if r.meta} or None
         return cls(count=len(hits), results=hits, meta=meta)

@@ -153,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     # The entity graph: entities are named as memories name them (an alias works too).
     command("entities", _entities, "a tenant's entities (people, places, organisations, products) in name order",
             "agent").add_argument("--kind", choices=ENTITY_KINDS)
-    as_of = {"help": "what held at this ISO-8601 instant (default now)"}
+    as_of: dict[str, Any] = {"help": "what held at this ISO-8601 instant (default now)"}
     command("about", _about, "what we know about an entity: relationships by type, memories by predicate",
             "agent", "name").add_argument("--as-of", **as_of)
     command("entity", _entity, "an entity and its relationships, historical ones included", "agent", "name"

@@ -92,7 +92,8 @@ def import_file(api: Credence, agent: str, path: Path, *, resume_from: int | Non
     summary = ImportSummary(started_at_line=start)
     for first, batch in _batches(items, start, batch_lines, batch_bytes):
         try:
-            answer = api.send(Call("POST", "/v1/import", params={"agent": agent, "first_line": first}, json=batch))
+            answer: dict[str, Any] = api.send(Call("POST", "/v1/import", params={"agent": agent, "first_line": first},
+                                                   json=batch))
         except CredenceError as exc:
             raise ImportFailed(exc, path, agent, first) from exc
         summary.add(answer, len(batch))

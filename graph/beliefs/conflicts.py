@@ -11,7 +11,7 @@ from graph.beliefs.rivalry import conflict_rows, rivals, unrecorded
 from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
 from graph.beliefs.write_path import lock_claim, supersede_all
 from graph.core.errors import NotFound, StateConflict
-from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
 from graph.memories import audit
 from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
@@ -55,7 +55,7 @@ def conflict_view(row: dict[str, Any]) -> ConflictView:
     return ConflictView(
         id=c["id"], status=c["status"], reason=c["reason"], rule=c.get("rule"), resolution=c.get("resolution"),
         resolved_by=c.get("resolved_by"), new_trust=c["new_trust"], existing_trust=c["existing_trust"],
-        created_at=from_graph(c["created_at"]), resolved_at=from_graph(c.get("resolved_at")),
+        created_at=from_graph_required(c["created_at"]), resolved_at=from_graph(c.get("resolved_at")),
         new_id=row["new_id"], existing_id=row["existing_id"], new_status=row.get("new_status"),
         existing_status=row.get("existing_status"), new_claim=claim_from_map(row.get("new_claim")),
         existing_claim=claim_from_map(row.get("existing_claim")))
@@ -78,14 +78,18 @@ class ConflictService:
             if not found:
                 raise NotFound("conflict", conflict_id)
             new = await tx.optional("memories/get", agent=agent, id=found["new_id"])
-            if new["claim"]:
-                await lock_claim(tx, agent, claim_from_map(new["claim"]))
+            assert new is not None, "a conflict's memories outlive it (a hard delete takes its conflicts)"
+            claim = claim_from_map(new["claim"])
+            if claim:
+                await lock_claim(tx, agent, claim)
             # Re-read under the lock: a concurrent resolution of the same conflict loses here.
             conflict = await tx.optional("beliefs/conflicts/get", agent=agent, id=conflict_id)
+            assert conflict is not None, "read above, in this transaction"
             if conflict["conflict"]["status"] != "pending":
                 raise StateConflict(f"conflict {conflict_id} is already resolved "
                                     f"({conflict['conflict'].get('resolution')})")
-            memory, superseded, settle, recorded = new["memory"], (), [conflict_id], []
+            superseded: tuple[str, ...] = ()
+            memory, settle, recorded = new["memory"], [conflict_id], []
             if action == "reject":
                 status, outcome = "archived", "rejected"
                 settle += [p["id"] for p in await tx.many("beliefs/conflicts/pending_of", agent=agent,
@@ -95,14 +99,13 @@ class ConflictService:
                 # The belief's active rivals now, by the same rule set as the write path (a multi-valued
                 # predicate or a non-exclusive claim has none).
                 contenders: list[Contender] = []
-                if new["claim"]:
-                    claim = claim_from_map(new["claim"])
+                if claim:
                     schema = await schema_in(tx, agent, claim.predicate)
                     contenders = await rivals(tx, agent, claim, schema, now, exclude=memory["id"])
                 pending = await tx.many("beliefs/conflicts/pending_of", agent=agent, memory_id=memory["id"])
                 linked = {p["other_id"] for p in pending} | {conflict["existing_id"]}
                 me = Contender(memory["id"], memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
-                               from_graph(memory["created_at"]))
+                               from_graph_required(memory["created_at"]))
                 fresh = unrecorded(clashes_of(me, contenders), linked)
                 if action == "supersede":
                     # The reviewer decided: the new belief replaces every active rival it has now, and
@@ -122,6 +125,7 @@ class ConflictService:
             changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
                                      quarantine_reason=None, quarantine_details=None,
                                      quarantine_resolution=outcome, now=iso(now))
+            assert changed is not None, "the memory was read above, in this transaction"
             resolved = await tx.many("beliefs/conflicts/resolve", agent=agent, ids=list(dict.fromkeys(settle)),
                                     resolution=action, actor=actor, now=iso(now))
             await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],

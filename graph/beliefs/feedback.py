@@ -44,6 +44,7 @@ class FeedbackService:
             trust = trust_now(terms, now)
             row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,
                                  now=iso(now))
+            assert row is not None, "the memory was read above, in this transaction"
             old = before["memory"]
             await audit.record(tx, agent, "corroborate", actor, [memory_id],
                                before={"corroboration": old.get("corroboration"), "trust": old.get("trust")},
@@ -66,6 +67,7 @@ class FeedbackService:
         status = "disputed" if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == "active" else None
         row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
                              now=iso(now))
+        assert row is not None, "the memory was read above, in this transaction"
         m = row["memory"]
         await audit.record(tx, agent, op, actor, [memory_id],
                            before={"reinforcements": terms["reinforcements_before"],

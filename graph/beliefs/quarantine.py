@@ -49,6 +49,7 @@ class QuarantineService:
             changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status="quarantined",
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
+            assert changed is not None, "the memory was read above, in this transaction"
             await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
                                after={"status": "quarantined", "reason": reason, "details": details})
             return memory_from_map(changed["memory"], changed["claim"])
@@ -69,6 +70,7 @@ class QuarantineService:
             if claim:
                 await lock_claim(tx, agent, claim)
                 fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
+                assert fresh is not None, "read above, in this transaction"
                 memory = fresh["memory"]
             if memory["status"] != "quarantined":
                 raise StateConflict(f"memory {memory_id} is {memory['status']}, not quarantined")
@@ -98,7 +100,8 @@ class QuarantineService:
                 # As on the write path, each clash decided now is recorded, resolved (supersede or
                 # keep_both); one a pending conflict records already is settled with it.
                 decided = conflict_rows(unrecorded(verdict.clashes, known), status="resolved",
-                                        reason=verdict.resolution, resolution=verdict.resolution, new_trust=me.trust)
+                                        reason=verdict.resolution or "supersede", resolution=verdict.resolution,
+                                        new_trust=me.trust)
                 if decided:
                     await tx.many("beliefs/record_conflicts", agent=agent, new_id=memory_id, conflicts=decided,
                                  now=iso(now))
@@ -108,6 +111,7 @@ class QuarantineService:
                 if plan and plan.closures:
                     await apply_succession(tx, agent, memory_id, plan, now, own_window=True)
                     fresh = await tx.optional("memories/get", agent=agent, id=memory_id)
+                    assert fresh is not None, "read above, in this transaction"
                     result = memory_from_map(fresh["memory"], fresh["claim"])
                 return Review(result, superseded)
 
@@ -131,6 +135,7 @@ class QuarantineService:
         changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory["id"], status=status,
                                  quarantine_reason=None, quarantine_details=None, quarantine_resolution=outcome,
                                  now=iso(now))
+        assert changed is not None, "the memory was read by the caller, in this transaction"
         if settle:
             await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle, resolution=resolution, actor=actor,
                           now=iso(now))

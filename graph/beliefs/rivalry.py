@@ -32,7 +32,7 @@ from graph.beliefs.precedence import Clash, Contender, Verdict
 from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.timeline import State, Succession, place
 from graph.beliefs.trust import DEFAULT_SOURCE, trust_now
-from graph.core.timeutil import from_graph, iso
+from graph.core.timeutil import from_graph, from_graph_required, iso
 from graph.memories.model import Claim
 from graph.store.gateway import Tx
 
@@ -59,7 +59,7 @@ def contender_of(row: dict[str, Any], now: datetime) -> Contender:
     """A find_conflicts or timeline/states row as a precedence contender, with its trust at this
     moment and its valid time (valid_from, else event_at)."""
     return Contender(row["id"], row["source_type"] or DEFAULT_SOURCE, trust_now(row, now),
-                     from_graph(row["created_at"]), from_graph(row["valid_from"] or row["event_at"]),
+                     from_graph_required(row["created_at"]), from_graph(row["valid_from"] or row["event_at"]),
                      from_graph(row["valid_until"]))
 
 
@@ -71,7 +71,7 @@ def contenders_of(rows: list[dict[str, Any]], now: datetime) -> list[Contender]:
 def me_of(memory: dict[str, Any], claim: Claim | None, now: datetime) -> Contender:
     """A stored belief (memories/get's memory map and its claim) as a contender."""
     return Contender(memory["id"], memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
-                     from_graph(memory["created_at"]),
+                     from_graph_required(memory["created_at"]),
                      (claim.valid_from if claim else None) or from_graph(memory.get("event_at")),
                      claim.valid_until if claim else None)
 

@@ -115,6 +115,7 @@ async def _corroborate(tx: Tx, item: NewMemory, existing_id: str, actor: str, no
     trust = trust_now(terms, now)
     updated = await tx.optional("beliefs/set_trust", agent=item.agent, memory_id=existing_id, trust=trust, status=None,
                              now=iso(now))
+    assert updated is not None, "attach_source above found the memory, in this transaction"
     await audit.record(tx, item.agent, "dedup-corroborate", actor, [existing_id],
                        after={"source": item.provenance.source, "ref": item.provenance.ref,
                               "corroboration": terms["corroboration"], "trust": trust})

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from graph.core.errors import InvalidInput
 
@@ -29,6 +29,12 @@ def check_instant(value: Any, field: str) -> datetime | None:
         raise InvalidInput(field, "falls outside the years 1 to 9999 once converted to UTC") from None
 
 
+@overload
+def iso(value: datetime) -> str: ...
+@overload
+def iso(value: None) -> None: ...
+@overload
+def iso(value: datetime | None) -> str | None: ...
 def iso(value: datetime | None) -> str | None:
     return None if value is None else to_utc(value).isoformat().replace("+00:00", "Z")
 
@@ -39,6 +45,13 @@ def from_graph(value: Any) -> datetime | None:
         return None
     native = value.to_native() if hasattr(value, "to_native") else value
     return to_utc(native)
+
+
+def from_graph_required(value: Any) -> datetime:
+    """`from_graph` for a time every such node has (a memory's created_at, an operation's at)."""
+    instant = from_graph(value)
+    assert instant is not None, "a time the graph always holds came back null"
+    return instant
 
 
 def from_epoch_ms(value: int) -> datetime:

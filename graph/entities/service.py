@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from graph.core.errors import InvalidInput, NotFound, StateConflict
-from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
 from graph.entities.model import (
     About,
     Entity,
@@ -110,8 +110,8 @@ class EntityService:
             groups[rel.type].append(rel)
         by_predicate: dict[str, list[Mention]] = defaultdict(list)
         for m in row["memories"]:
-            window = Evidence(m["memory_id"], m["status"], 0.0, from_graph(m["created_at"]),  # type: ignore[arg-type]
-                              from_graph(m["start"]), from_graph(m.get("end")))  # type: ignore[arg-type]
+            window = Evidence(m["memory_id"], m["status"], 0.0, from_graph_required(m["created_at"]),
+                              from_graph_required(m["start"]), from_graph(m.get("end")))
             if as_of is not None and not holds(window, as_of):
                 continue
             by_predicate[m["predicate"]].append(Mention(

@@ -12,7 +12,7 @@ from graph.beliefs.write_path import write_claim_memory
 from graph.core import cursor
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
 from graph.core.tenant_token import tenant_token
-from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.timeutil import from_graph_required, iso, utcnow
 from graph.core.values import loads_readable
 from graph.core.vocab import DEFAULT_STATUSES
 from graph.embedding.encoder import AsyncEncoder
@@ -167,7 +167,7 @@ class MemoryService:
         if not rows:
             await self.get(agent, memory_id)  # 404 for an unknown memory
         # Audit payloads are read through repair too: older versions recorded patches as given.
-        return [audit.Operation(id=o["id"], op=o["op"], actor=o["actor"], at=from_graph(o["at"]),
+        return [audit.Operation(id=o["id"], op=o["op"], actor=o["actor"], at=from_graph_required(o["at"]),
                                 before=loads_readable(o["before"], MAX_AUDIT_DEPTH),
                                 after=loads_readable(o["after"], MAX_AUDIT_DEPTH))
                 for o in (r["operation"] for r in rows)]

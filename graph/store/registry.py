@@ -107,7 +107,10 @@ class QueryRegistry:
 
 
 def _parse(name: str, source: str) -> Query:
-    doc, params, shape, body = [], None, None, []
+    doc: list[str] = []
+    body: list[str] = []
+    params: frozenset[str] | None = None
+    shape: str | None = None
     for line in source.splitlines():
         stripped = line.strip()
         if not body and stripped.startswith("//"):

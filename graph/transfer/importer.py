@@ -171,7 +171,7 @@ def _no_repeats(batch: Batch) -> None:
                         (batch.predicates, "predicate")):
         seen: set[str] = set()
         for item in items:
-            key = item.get("id") or item.get("key")
+            key = item.get("id") or item["key"]  # a predicate line has a key, every other line an id
             if key in seen:
                 raise InvalidInput(f"line {item['line']}", f"repeats {what} {key.split(chr(31))[-1]} of an earlier "
                                                            "line of this batch")
