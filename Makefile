@@ -8,7 +8,7 @@ STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
 NEO4JDIR := tools/neo4j
 
-.PHONY: setup neo4j chromium run run-neo4j test bench bench-load bench-quality bench-conversations lint-cypher clean
+.PHONY: setup neo4j chromium run run-neo4j test bench bench-load bench-quality bench-conversations lint-cypher lint-python clean
 
 setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium
 
@@ -96,6 +96,11 @@ bench-conversations: $(STAMPS)/python
 
 lint-cypher: $(STAMPS)/lint
 	node $(LINTDIR)/lint.js cypher
+
+# What the suite's tests/lint/test_python_lint.py runs: ruff (lint only) and mypy, configured in pyproject.toml.
+lint-python: $(STAMPS)/python
+	$(BIN)/python -m ruff check api graph client tests bench tools
+	$(BIN)/python -m mypy api graph client
 
 clean:
 	rm -rf $(VENV) $(STAMPS) $(LINTDIR)/node_modules $(NEO4JDIR)/target

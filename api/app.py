@@ -11,7 +11,20 @@ from api import openapi, problems
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
-from api.routers import admin, context, entities, feedback, health, keys, links, memories, predicates, review, search, transfer
+from api.routers import (
+    admin,
+    context,
+    entities,
+    feedback,
+    health,
+    keys,
+    links,
+    memories,
+    predicates,
+    review,
+    search,
+    transfer,
+)
 from graph.embedding.encoder import Embedder
 from graph.services import Services
 from graph.settings import Settings
@@ -43,8 +56,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
                    predicates.router, transfer.router, admin.router, keys.router, entities.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
-    app.add_exception_handler(Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
-    app.add_exception_handler(BodyTooLarge, on_body_too_large)
+    problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
+    problems.handle(app, BodyTooLarge, on_body_too_large)
     # Added last, runs first: the gate (key, body size) before anything reads the body; idempotency
     # inside it, where the caller is known.
     app.add_middleware(IdempotencyMiddleware)

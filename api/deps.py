@@ -15,13 +15,13 @@ from fastapi.security import HTTPBearer
 from api import idempotency
 from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
-from graph.keys.model import Access, Role
 from graph.audit import DEFAULT_ACTOR
-from graph.memories.service import MemoryService
-from graph.writes.service import WriteService
 from graph.beliefs.predicates import PredicateService
+from graph.keys.model import Access, Role
+from graph.memories.service import MemoryService
 from graph.retrieval.service import RetrievalService
 from graph.services import Services
+from graph.writes.service import WriteService
 
 # Only documents the scheme in OpenAPI: the gate has already checked the key.
 bearer_scheme = HTTPBearer(auto_error=False, description="An API key: scoped (issued through /v1/admin/keys), "

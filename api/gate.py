@@ -8,6 +8,7 @@ checked per route (api/deps.py), where the agents are known."""
 from __future__ import annotations
 
 import secrets
+from typing import ClassVar
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -51,8 +52,8 @@ async def on_body_too_large(_: Request, exc: BodyTooLarge) -> JSONResponse:
 class Refusal(Exception):
     """A request refused for who sent it or how (401, 403, 400), by the gate or by a route's checks
     (api/deps.py); `refusal_problem` renders both the same way."""
-    KINDS = {400: ("bad-request", "Bad request"), 401: ("unauthorized", "Unauthorized"),
-             403: ("forbidden", "Forbidden")}
+    KINDS: ClassVar[dict[int, tuple[str, str]]] = {
+        400: ("bad-request", "Bad request"), 401: ("unauthorized", "Unauthorized"), 403: ("forbidden", "Forbidden")}
 
     def __init__(self, status: int, detail: str) -> None:
         super().__init__(detail)

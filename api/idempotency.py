@@ -20,8 +20,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.problems import problem
 from graph.core.errors import CredenceError
-from graph.idempotency.service import (Claim, IdempotencyService, KeyInUse, KeyRedacted, KeyReused, Replay, Taken,
-                                       record_id)
+from graph.idempotency.service import (
+    Claim,
+    IdempotencyService,
+    KeyInUse,
+    KeyRedacted,
+    KeyReused,
+    Replay,
+    Taken,
+    record_id,
+)
 from graph.keys.model import Access
 from graph.store.gateway import Tx, write_hook
 

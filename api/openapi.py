@@ -37,8 +37,8 @@ PROBLEMS: dict[int, tuple[str, dict[str, Any]]] = {
     404: ("No such memory, conflict or link for this agent.", {}),
     405: ("The path does not take this method.",
           {"Allow": {**_HEADER, "description": "Every method the path takes."}}),
-    409: ("Conflict with the current state: a version changed, a conflict already resolved, an "
-          "idempotency key reused with another body.", {}),
+    409: (("Conflict with the current state: a version changed, a conflict already resolved, an "
+           "idempotency key reused with another body."), {}),
     413: ("The request body is larger than the configured limit.", {}),
     422: ("Invalid input: `errors` names each field to fix. Nothing was written.", {}),
     503: ("The graph database cannot be reached now; retry after the given seconds.",

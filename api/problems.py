@@ -2,21 +2,23 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.routing import iter_route_contexts
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
 
 from graph.core.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
 
 log = logging.getLogger(__name__)
 MEDIA_TYPE = "application/problem+json"
 RETRY_AFTER_SECONDS = 5
+E = TypeVar("E", bound=Exception)
 
 
 def problem(status: int, slug: str, title: str, detail: str, headers: dict[str, str] | None = None,
@@ -72,7 +74,7 @@ def unavailable_problem(exc: BackendUnavailable) -> JSONResponse:
 
 
 async def _credence(_: Request, exc: CredenceError) -> JSONResponse:
-    log.exception("unmapped domain error", exc_info=exc)
+    log.error("unmapped domain error", exc_info=exc)
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 
@@ -94,7 +96,7 @@ def allowed_methods(request: Request) -> list[str]:
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    log.exception("unhandled error", exc_info=exc)
+    log.error("unhandled error", exc_info=exc)
     return problem(500, "internal", "Internal error", "an unexpected error occurred; it has been logged")
 
 
@@ -132,15 +134,21 @@ class KeepConnectionOnError:
                 scope, receive, send)
 
 
+def handle(app: FastAPI, exc_class: type[E], handler: Callable[[Request, E], Awaitable[Response]]) -> None:
+    """`app.add_exception_handler`, with the handler checked against the class it is for: Starlette
+    types every handler as taking any Exception, which a handler of one class does not match."""
+    app.add_exception_handler(exc_class, cast(ExceptionHandler, handler))
+
+
 def install(app: FastAPI) -> None:
     build = app.build_middleware_stack
     app.build_middleware_stack = lambda: KeepConnectionOnError(build())  # type: ignore[method-assign]
-    app.add_exception_handler(RequestValidationError, _validation)
-    app.add_exception_handler(InvalidInput, _invalid)
-    app.add_exception_handler(NotFound, _not_found)
-    app.add_exception_handler(VersionConflict, _version)
-    app.add_exception_handler(StateConflict, _state)
-    app.add_exception_handler(BackendUnavailable, _unavailable)
-    app.add_exception_handler(CredenceError, _credence)
-    app.add_exception_handler(StarletteHTTPException, _http)
-    app.add_exception_handler(Exception, _unexpected)
+    handle(app, RequestValidationError, _validation)
+    handle(app, InvalidInput, _invalid)
+    handle(app, NotFound, _not_found)
+    handle(app, VersionConflict, _version)
+    handle(app, StateConflict, _state)
+    handle(app, BackendUnavailable, _unavailable)
+    handle(app, CredenceError, _credence)
+    handle(app, StarletteHTTPException, _http)
+    handle(app, Exception, _unexpected)

@@ -49,23 +49,20 @@ import shutil
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import fusion_fit  # noqa: E402
-from bench.datasets import madial, realmem, realtalk  # noqa: E402
-from bench.datasets.common import Dataset, split  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval import Visibility, fusion, keywords  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.retrieval.rerank import Weights  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench import fusion_fit
+from bench.datasets import madial, realmem, realtalk
+from bench.datasets.common import Dataset, split
+from bench.record import record
+from graph.memories.model import NewMemory
+from graph.retrieval import Visibility, fusion, keywords
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 MODES = ("keyword", "vector", "hybrid")
 DEFAULT_DATASETS = "realtalk,realmem"
@@ -97,7 +94,7 @@ async def ingest(services: Services, ds: Dataset, agent_of) -> dict[str, str]:
             print(f"{ds.name}: {start:,} of {len(todo):,} turns stored", file=sys.stderr)
         results = await services.writes.store_many(
             [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at) for conv, t in chunk])
-        for (_, t), r in zip(chunk, results):
+        for (_, t), r in zip(chunk, results, strict=True):
             ids[t.key] = r.memory.id  # a repeated text ("ok") is deduplicated into one memory
     return ids
 
@@ -107,7 +104,7 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
     retrieval = services.retrieval
     embeddings = await services.encoder.encode([q.text for q in ds.questions])
     rows = []
-    for n, (q, emb) in enumerate(zip(ds.questions, embeddings)):
+    for n, (q, emb) in enumerate(zip(ds.questions, embeddings, strict=True)):
         if n and n % 100 == 0:
             print(f"{ds.name}: {n} of {len(ds.questions)} questions", file=sys.stderr)
         emb = emb.tolist()
@@ -151,7 +148,7 @@ async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, 
     try:
         for ds in datasets:
             tune, test = split(list(ds.conversations), args.seed)
-            halves = {c: "tuning" for c in tune} | {c: "test" for c in test}
+            halves = dict.fromkeys(tune, "tuning") | dict.fromkeys(test, "test")
             agent_of = (lambda name: lambda conv: f"bench-{name}-{conv}")(ds.name.lower())
             t0 = time.perf_counter()
             saved = data_dir / f"{ds.name}.ids.json"
@@ -182,14 +179,15 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
            model: fusion_fit.Model, args, neighbours: dict) -> str:
     lines = []
     for ds in datasets:
-        tune, test = split(list(ds.conversations), args.seed)
+        _, test = split(list(ds.conversations), args.seed)
         mine = [r for r in rows if r["dataset"] == ds.name and r["half"] == "test"]
         turns = sum(len(ds.conversations[c]) for c in test)
         lines.append(f"#### {ds.name} ({ds.source}; licence: {ds.licence})")
         lines.append("")
         lines.append(f"Test half: {len(test)} of {len(ds.conversations)} conversations ({', '.join(test)}), "
                      f"{turns:,} turns, {len(mine)} questions; seed {args.seed}. "
-                     + " ".join(n.rstrip(".") + "." for n in ds.notes) + (f" Run: {timing[ds.name]}." if ds.name in timing else ""))
+                     + " ".join(n.rstrip(".") + "." for n in ds.notes)
+                     + (f" Run: {timing[ds.name]}." if ds.name in timing else ""))
         lines.append("")
         lines.append("| mode (limit 10, default rerank) | recall@10 | MRR |")
         lines.append("| --- | --- | --- |")
@@ -198,9 +196,9 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
                          f"{mean(reciprocal_rank(r['modes'][mode], r['relevant']) for r in mine):.3f} |")
         for name, rank in (("plain RRF, k = 60 (reference)", fusion_fit.rrf),
                            ("normalised max, the fusion before (offline)", fusion_fit.normalised_max)):
-            ranked = [rank(r["pool"]) for r in mine]
-            lines.append(f"| {name} | {mean(recall_at(x, r['relevant']) for x, r in zip(ranked, mine)):.3f} | "
-                         f"{mean(reciprocal_rank(x, r['relevant']) for x, r in zip(ranked, mine)):.3f} |")
+            pairs = list(zip((rank(r["pool"]) for r in mine), mine, strict=True))
+            lines.append(f"| {name} | {mean(recall_at(x, r['relevant']) for x, r in pairs):.3f} | "
+                         f"{mean(reciprocal_rank(x, r['relevant']) for x, r in pairs):.3f} |")
         lines.append("")
         kinds = sorted({r["kind"] for r in mine})
         lines.append("| recall@10 by question kind | " + " | ".join(f"{k} ({sum(r['kind'] == k for r in mine)})"
@@ -216,7 +214,8 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
     names = [ds.name for ds in datasets]
     lines.append("| fusion | " + " | ".join(f"{n} recall@10 | {n} MRR" for n in names) + " |")
     lines.append("| --- | " + " | ".join("--- | ---" for _ in names) + " |")
-    variants = [(label, (lambda f: lambda r: f(r["pool"]))(f)) for label, f in fusion_fit.ablations(rows, model)]
+    variants = [(label, (lambda fusion: lambda r: fusion(r["pool"]))(f))
+                for label, f in fusion_fit.ablations(rows, model)]
     if all(n in neighbours for n in names):
         weight = fusion_fit.fit_neighbour_weight([r for r in rows if r["half"] == "tuning"], model, neighbours)
         variants.insert(1, (f"shipped fusion + neighbour turns (offline; weight {weight:g}, from the tuning halves)",
@@ -225,9 +224,9 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
         cells = []
         for n in names:
             mine = [r for r in rows if r["dataset"] == n and r["half"] == "test"]
-            ranked = [variant(r) for r in mine]
-            cells.append(f"{mean(recall_at(x, r['relevant']) for x, r in zip(ranked, mine)):.3f} | "
-                         f"{mean(reciprocal_rank(x, r['relevant']) for x, r in zip(ranked, mine)):.3f}")
+            pairs = list(zip((variant(r) for r in mine), mine, strict=True))
+            cells.append(f"{mean(recall_at(x, r['relevant']) for x, r in pairs):.3f} | "
+                         f"{mean(reciprocal_rank(x, r['relevant']) for x, r in pairs):.3f}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(f"Fusion as shipped: {model.describe()}; in hybrid search BM25 and coverage count "
@@ -239,10 +238,12 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", default=DEFAULT_DATASETS, help="of realtalk, realmem, madial (default %(default)s)")
+    parser.add_argument("--datasets", default=DEFAULT_DATASETS,
+                        help="of realtalk, realmem, madial (default %(default)s)")
     parser.add_argument("--realmem-personas", type=int, default=4, help="of 10, to bound the run (default 4)")
     parser.add_argument("--madial-user-lines", action="store_true",
-                        help="MADial questions from the user's lines only (a sensitivity check; default: the whole dialogue)")
+                        help="MADial questions from the user's lines only "
+                             "(a sensitivity check; default: the whole dialogue)")
     parser.add_argument("--realtalk-chats", type=int, help="of 10, to bound the run (default all)")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--heap", default="2g")
@@ -292,7 +293,7 @@ def main() -> None:
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
                f"Python {platform.python_version()}; {elapsed:.0f} s")
     for ds in datasets:  # rows of a dataset are in its questions' order; older pools lack `before`
-        for r, q in zip([r for r in rows if r["dataset"] == ds.name], ds.questions):
+        for r, q in zip([r for r in rows if r["dataset"] == ds.name], ds.questions, strict=False):
             r["before"] = q.before
     body = tables(rows, datasets, skipped, timing, model, args, neighbours)
     print(f"{title}\n{machine}\n\n{body}")

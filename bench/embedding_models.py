@@ -22,8 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.datasets import realtalk  # noqa: E402
-from graph.embedding.encoder import SentenceTransformerEmbedder  # noqa: E402
+from bench.datasets import realtalk
+from graph.embedding.encoder import SentenceTransformerEmbedder
 
 MAX_CHARS = 8_000  # as bench/conversation_quality.py
 

@@ -26,14 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.links.expansion import Expand  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench.corpus import memory_texts, queries
+from bench.record import record
+from graph.embedding import encoder as embedder
+from graph.links.expansion import Expand
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 AGENT = "bench-graph"
 EDGES_PER_MEMORY = 2
@@ -54,7 +54,7 @@ FOREACH (_ IN CASE WHEN row.kind = 'PROMOTED_FROM' THEN [1] ELSE [] END |
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
@@ -101,7 +101,8 @@ async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
     table = [("search, limit 10", "p50 ms", "p95 ms", "added p95 ms")]
     for name, values in timings.items():
         p50, p95 = percentile(values, 50), percentile(values, 95)
-        table.append((f"expand {name}", f"{p50:.1f}", f"{p95:.1f}", "" if name == "depth 0" else f"{p95 - base95:+.1f}"))
+        table.append((f"expand {name}", f"{p50:.1f}", f"{p95:.1f}",
+                      "" if name == "depth 0" else f"{p95 - base95:+.1f}"))
     table.append(("related memories per search at depth 2 (mean)", f"{sum(related) / len(related):.0f}", "", ""))
     table.append((f"results cut at expand.limit {Expand().limit} per search (mean)", f"{sum(cut) / len(cut):.1f}", "",
                   ""))

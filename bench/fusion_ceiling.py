@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import fusion_fit  # noqa: E402
+from bench import fusion_fit
 
 FEATURES = ("cosine", "bm25_sat", "coverage", "rrf_vector", "rrf_keyword", "cosine_minus_best", "bm25_over_best",
             "vector_found", "keyword_found")

@@ -161,7 +161,7 @@ def _fit(rows: list[dict], off: tuple[str, ...], half: float, l2: float = 1e-3) 
     top = float(np.percentile(logits, 95))
     stretch = max(1.0, math.log(TOP_ANSWER / (1 - TOP_ANSWER)) / top) if top > 0 else 1.0
     *coef, bias = (float(b) * stretch for b in beta)
-    return Model(fusion.FusionWeights(**dict(zip(FEATURES, coef)), bias=bias, bm25_half=half))
+    return Model(fusion.FusionWeights(**dict(zip(FEATURES, coef, strict=True)), bias=bias, bm25_half=half))
 
 
 def ablations(rows: list[dict], model: Model) -> list[tuple[str, object]]:

@@ -31,14 +31,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.record import record  # noqa: E402
-from graph.context.service import ContextQuery  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench.corpus import memory_texts, queries
+from bench.record import record
+from graph.context.service import ContextQuery
+from graph.embedding import encoder as embedder
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 LABELS = {"embedded": "embedded ArcadeDB", "neo4j": "local Neo4j 5.26"}
 
@@ -52,7 +52,7 @@ def rss_mb(pid: int) -> float:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 class Bench:
@@ -165,10 +165,11 @@ async def run(args: argparse.Namespace) -> tuple[list[str], list[tuple[str, ...]
 
     kinds = [b.kind for b in benches]
     measures = list(dict.fromkeys(k for b in benches for k in b.rows))
-    rows = [(m, *(next((b.rows.get(m, "-") for b in benches if b.kind == k)) for k in kinds)) for m in measures]
+    rows = [(m, *(next(b.rows.get(m, "-") for b in benches if b.kind == k) for k in kinds)) for m in measures]
     rows.append(("backend RSS", *(f"{backend_rss[k]:,.0f} MB (JVM -Xmx{args.heap})" for k in kinds)))
     rows.append(("service RSS (one process, model shared by both backends)",
-                 *([f"{service_rss:,.0f} MB before the backends; {rss_mb(os.getpid()):,.0f} MB at the end"] * len(kinds))))
+                 *([f"{service_rss:,.0f} MB before the backends; {rss_mb(os.getpid()):,.0f} MB at the end"]
+                   * len(kinds))))
     for label, value in references:
         rows.append((label, *([value] * len(kinds))))
     return [LABELS[k] for k in kinds], rows
@@ -199,12 +200,13 @@ async def report(bench: Bench, timings: dict, timed_qs: list[str], agents: list[
     small_runs = [await clock(bench.search(), small, q) for q in timed_qs]
     bench.rows.update([
         ("vector search, no rerank, p50 / p95 / p99", f"{_ms(raw)}, strategy {'/'.join(sorted(raw_strategies))}"),
-        ("hybrid search + rerank (default), p50 / p95 / p99", f"{_ms(latencies)}, strategy "
-                                                               f"{'/'.join(sorted(strategies))}"),
-        ("the same with explain, p50 / p95 / p99", f"{_ms(explained)} (p95 {_overhead(explained, latencies)} vs without)"),
+        ("hybrid search + rerank (default), p50 / p95 / p99", (f"{_ms(latencies)}, strategy "
+                                                                f"{'/'.join(sorted(strategies))}")),
+        ("the same with explain, p50 / p95 / p99",
+         f"{_ms(explained)} (p95 {_overhead(explained, latencies)} vs without)"),
         ("the same without access tracking, p50 / p95 / p99", f"{_ms(untracked)}"),
-        ("access-count flush after a second of searches", f"{flush_ms:.1f} ms for {flushed} memories, one statement "
-                                                          "per tenant, off the request path"),
+        ("access-count flush after a second of searches", (f"{flush_ms:.1f} ms for {flushed} memories, one statement "
+                                                           "per tenant, off the request path")),
         (f"context, max_tokens {args.context_tokens}, p50 / p95 / p99", _ms(contexts)),
         ("searches per cell", f"{len(timed_qs)}, limit 10, after {args.warmup} warm-up"),
         ("small tenant (50), hybrid + rerank, p50 / p95 / p99",
@@ -232,7 +234,7 @@ async def reference_rows(model, texts: list[str], agents: list[str], qs: list[st
     try:
         import chromadb
     except ImportError:
-        return rows + [("plain vector store (chroma)", "not installed (pip install -e '.[bench]')")]
+        return [*rows, ("plain vector store (chroma)", "not installed (pip install -e '.[bench]')")]
     client = chromadb.EphemeralClient()
     collection = client.create_collection("bench", configuration={"hnsw": {"space": "cosine"}})
     for i in range(0, len(texts), 4096):
@@ -245,8 +247,8 @@ async def reference_rows(model, texts: list[str], agents: list[str], qs: list[st
         t0 = time.perf_counter()
         collection.query(query_embeddings=[model.encode([q])[0]], n_results=10, where={"agent": agent})
         plain.append((time.perf_counter() - t0) * 1000)
-    return rows + [("plain vector store: a chroma collection filtered by tenant + the ONNX query embedding, "
-                    "p50 / p95 / p99", _ms(plain))]
+    return [*rows, (("plain vector store: a chroma collection filtered by tenant + the ONNX query embedding, "
+                     "p50 / p95 / p99"), _ms(plain))]
 
 
 async def breakdown(services: Services, qs: list[str], agents: list[str], rng: random.Random) -> list[tuple[str, str]]:
@@ -326,7 +328,8 @@ def main() -> None:
     args = parser.parse_args()
     columns, rows = asyncio.run(run(args))
     title = f"ingest_search, {args.n:,} memories"
-    machine = f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+               f"Python {platform.python_version()}")
     table = "\n".join([f"| measure | {' | '.join(columns)} |", "| --- |" + " --- |" * len(columns),
                        *(f"| {' | '.join(r)} |" for r in rows)])
     print(f"{title}\n{machine}\n\n{table}")

@@ -78,15 +78,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.record import record  # noqa: E402
-from graph.context.service import ContextQuery    # noqa: E402
-from graph.context.format import ContextItem, format_context    # noqa: E402
+from bench.record import record
+from graph.context.format import ContextItem, format_context
+from graph.context.service import ContextQuery
+from graph.context.tokens import chars_per_four
 from graph.memories.model import Claim, NewMemory, Provenance
-from graph.retrieval.model import SearchHit, SearchQuery  # noqa: E402
-from graph.retrieval.rerank import Weights, composite    # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
-from graph.context.tokens import chars_per_four    # noqa: E402
+from graph.retrieval.model import SearchHit, SearchQuery
+from graph.retrieval.rerank import Weights, composite
+from graph.services import Services
+from graph.settings import Settings
 
 MODES = (("vector only", "vector", None), ("full-text only", "keyword", None), ("hybrid", "hybrid", None),
          ("hybrid + rerank", "hybrid", Weights()))
@@ -150,43 +150,43 @@ LONG_OPENERS = ["Notes from the all-hands meeting:", "Excerpt from the company n
                 "Summary of a long group chat:", "Minutes of the team retrospective:",
                 "Highlights from the community forum this week:", "Transcript summary of the town-hall Q&A:"]
 LONG_SENTENCES = [
-    "Finance reminded everyone that monthly budget requests for next quarter go through the new approval form, "
-    "and that spending above the limit needs a second signature.",
-    "HR walked through the relocation package for staff who move to another city, including temporary housing "
-    "and help with finding a place to live.",
-    "The wellness committee wants more people to exercise during the week and is negotiating a discount with "
-    "two gyms near the office.",
-    "The canteen will label vegetarian, vegan and gluten-free dishes more clearly, and asked people with food "
-    "allergies to tell the kitchen in advance.",
-    "Engineering is consolidating editor and IDE settings so that everyone who writes software gets the same "
-    "formatting rules.",
-    "A long thread debated which hobbies make good team activities in our free time; pottery, chess and kayaking "
-    "all had fans, and nothing was decided.",
-    "The parental leave policy now covers parents of children up to twelve, and the school holiday calendar is "
-    "on the intranet.",
-    "Travel policy: book flights at least three weeks ahead, prefer direct routes, and keep boarding passes "
-    "for the expense report.",
-    "Accounts payable is chasing several overdue invoices and asks that every vendor invoice quote a purchase "
-    "order number.",
-    "IT support says most open tickets are about VPN drops and printer queues, and that ticket status updates "
-    "now go out by email.",
-    "Pet-friendly office days are back on Fridays; dogs must be on a lead and vets recommend leaving anxious "
-    "animals at home.",
-    "The newsletter profiled a colleague who left a salaried job to run a bakery, and what that did to her "
-    "monthly spending.",
+    ("Finance reminded everyone that monthly budget requests for next quarter go through the new approval form, "
+     "and that spending above the limit needs a second signature."),
+    ("HR walked through the relocation package for staff who move to another city, including temporary housing "
+     "and help with finding a place to live."),
+    ("The wellness committee wants more people to exercise during the week and is negotiating a discount with "
+     "two gyms near the office."),
+    ("The canteen will label vegetarian, vegan and gluten-free dishes more clearly, and asked people with food "
+     "allergies to tell the kitchen in advance."),
+    ("Engineering is consolidating editor and IDE settings so that everyone who writes software gets the same "
+     "formatting rules."),
+    ("A long thread debated which hobbies make good team activities in our free time; pottery, chess and kayaking "
+     "all had fans, and nothing was decided."),
+    ("The parental leave policy now covers parents of children up to twelve, and the school holiday calendar is "
+     "on the intranet."),
+    ("Travel policy: book flights at least three weeks ahead, prefer direct routes, and keep boarding passes "
+     "for the expense report."),
+    ("Accounts payable is chasing several overdue invoices and asks that every vendor invoice quote a purchase "
+     "order number."),
+    ("IT support says most open tickets are about VPN drops and printer queues, and that ticket status updates "
+     "now go out by email."),
+    ("Pet-friendly office days are back on Fridays; dogs must be on a lead and vets recommend leaving anxious "
+     "animals at home."),
+    ("The newsletter profiled a colleague who left a salaried job to run a bakery, and what that did to her "
+     "monthly spending."),
     "Someone asked where everyone is based these days, and the answers ranged across four time zones.",
-    "The shipping team reminded us that online orders delivered to the office are held at reception for three "
-    "days.",
+    ("The shipping team reminded us that online orders delivered to the office are held at reception for three "
+     "days."),
     "Wifi passwords for the guest network rotate every month and are posted next to the coffee machine.",
     "Project deadlines for the spring release were reviewed; most are on track and two need more people.",
     "Family members are welcome at the summer picnic; the sign-up sheet asks for the names and ages of kids.",
-    "Several people asked how to keep weekends free for the things they enjoy, and a manager shared her rules "
-    "for switching off.",
-    "Payroll confirmed that salaries will be paid two days early in December, and that the company pays travel "
-    "costs for interviews.",
+    ("Several people asked how to keep weekends free for the things they enjoy, and a manager shared her rules "
+     "for switching off."),
+    ("Payroll confirmed that salaries will be paid two days early in December, and that the company pays travel "
+     "costs for interviews."),
     "A debate about medication reminders for pets and people ended with three different app recommendations.",
-    "The facilities team is surveying which days people come in, when they work out, and when they would use a "
-    "quiet room.",
+    ("The facilities team is surveying which days people come in, when they work out, and when they would use a "
+     "quiet room."),
 ]
 # Long session summaries: on a topic of the user's questions, touching its words, answering none.
 SUMMARY_OPENERS = ["Summary of a long conversation.", "Session recap.", "Notes from a long chat with the user.",
@@ -511,7 +511,7 @@ def agent_corpus(agent: str, rng: random.Random, per_agent: int) -> tuple[list[I
 
     # Invoices and tickets: look-alike codes, one asked about.
     vendors, things = rng.sample(VENDORS, 6), rng.sample(INVOICE_ITEMS, 6)
-    for i, (code, vendor, thing) in enumerate(zip(invoices, vendors, things)):
+    for i, (code, vendor, thing) in enumerate(zip(invoices, vendors, things, strict=True)):
         add(f"invoice.{i}", pick(["Invoice {c} from {v}: {t}, {a}, due {d}.",
                                   "{v} sent invoice {c} for {t} ({a}), payable by {d}."]).format(
             c=code, v=vendor, t=thing, a=f"€{rng.randint(80, 4000)}", d=f"{rng.randint(1, 28)} {pick(MONTHS)}"),
@@ -522,7 +522,7 @@ def agent_corpus(agent: str, rng: random.Random, per_agent: int) -> tuple[list[I
     ask("multi", ["Which invoices do I have to pay?", "List the bills I received from suppliers."],
         *(f"invoice.{i}" for i in range(6)))
     issues = rng.sample(ISSUES, 4)
-    for i, (code, issue) in enumerate(zip(tickets, issues)):
+    for i, (code, issue) in enumerate(zip(tickets, issues, strict=True)):
         add(f"ticket.{i}", f"Ticket {code}: {issue}; {pick(TICKET_STATUS)}.", memory_type="event")
     i = rng.randrange(4)
     ask("keyword", [f"What's the status of {tickets[i]}?", f"What is ticket {tickets[i]} about?"], f"ticket.{i}")
@@ -666,17 +666,19 @@ FUSIONS = {
 }
 
 
+def _ablation_key(h: SearchHit, relevance: dict[str, float], reranked: bool) -> tuple:
+    r = relevance[h.memory.id]
+    if reranked:
+        r = composite(replace(h.signals, relevance=r), Weights())
+    return -r, h.memory.id
+
+
 def fusion_ablation(hits: list[SearchHit], best: float, relevant: set[str], out: dict) -> None:
     """Ranks one query's candidates under each fusion, with and without the PRD rerank."""
     for name, relevance_of in FUSIONS.items():
         relevance = relevance_of(hits, best)
         for reranked in (False, True):
-            def key(h: SearchHit) -> tuple:
-                r = relevance[h.memory.id]
-                if reranked:
-                    r = composite(replace(h.signals, relevance=r), Weights())
-                return -r, h.memory.id
-            ranked = [h.memory.id for h in sorted(hits, key=key)][:10]
+            ranked = [h.memory.id for h in sorted(hits, key=lambda h: _ablation_key(h, relevance, reranked))][:10]
             m = out[(name, reranked)]
             m["r10"].append(recall_at(ranked, relevant, 10))
             m["mrr"].append(reciprocal_rank(ranked, relevant))
@@ -697,7 +699,7 @@ async def store(services: Services, corpus: Corpus) -> tuple[dict[tuple[str, str
         for start in range(0, len(todo), BATCH):
             chunk = todo[start:start + BATCH]
             results = await services.writes.store_many([corpus.new_memories[(a, i.key)] for a, i in chunk])
-            for (agent, item), result in zip(chunk, results):
+            for (agent, item), result in zip(chunk, results, strict=True):
                 if result.deduplicated:
                     anomalies.append(f"{agent}/{item.key} was deduplicated into {result.memory.id}")
                 ids[(agent, item.key)] = result.memory.id
@@ -727,7 +729,7 @@ async def run(args: argparse.Namespace) -> tuple[str, str]:
         print(f"stored {len(ids):,} memories in {ingest_seconds:.1f} s", file=sys.stderr)
         claims = {ids[(a, i.key)]: i.claim for a, items in corpus.items.items() for i in items if i.claim}
         relevant_of = [{ids[(q.agent, k)] for k in q.relevant} for q in corpus.queries]
-        for q, rel in zip(corpus.queries, relevant_of):
+        for q, rel in zip(corpus.queries, relevant_of, strict=True):
             for i in rel:
                 if status_of[i] != "active":
                     anomalies.append(f"relevant memory {i} of {q.agent!r} query {q.text!r} is {status_of[i]}")
@@ -737,7 +739,7 @@ async def run(args: argparse.Namespace) -> tuple[str, str]:
         embeddings = await services.encoder.encode([q.text for q in corpus.queries])
         per_mode: dict[str, dict[str, list[float]]] = {name: defaultdict(list) for name, _, _ in MODES}
         search_exposed = 0
-        for q, rel, emb in zip(corpus.queries, relevant_of, embeddings):
+        for q, rel, emb in zip(corpus.queries, relevant_of, embeddings, strict=True):
             for name, mode, rerank in MODES:
                 result = await services.retrieval.search(
                     SearchQuery(agent=q.agent, text=q.text, limit=10, mode=mode, rerank=rerank), emb.tolist())
@@ -755,7 +757,7 @@ async def run(args: argparse.Namespace) -> tuple[str, str]:
 
         # 1b. Fusion ablation: every candidate of the pool (limit 100: pools of 300), fused three ways.
         ablation: dict[tuple[str, bool], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-        for q, rel, emb in zip(corpus.queries, relevant_of, embeddings):
+        for q, rel, emb in zip(corpus.queries, relevant_of, embeddings, strict=True):
             result = await services.retrieval.search(
                 SearchQuery(agent=q.agent, text=q.text, limit=100, rerank=None, track_access=False), emb.tolist())
             fusion_ablation(result.hits, result.best_similarity, rel, ablation)
@@ -776,7 +778,7 @@ async def run(args: argparse.Namespace) -> tuple[str, str]:
         # 3. Token efficiency: plain top-K vs budget-aware packing at the same budget.
         efficiency: dict[int, dict[str, list[float]]] = {b: defaultdict(list) for b in BUDGETS}
         budget_exposed = 0
-        for q, rel in zip(corpus.queries, relevant_of):
+        for q, rel in zip(corpus.queries, relevant_of, strict=True):
             answer = answer_tokens(corpus.items[q.agent], q.relevant)
             ranked = await services.retrieval.search(
                 SearchQuery(agent=q.agent, text=q.text, limit=2 * CONTEXT_MAX_MEMORIES, track_access=False))
@@ -866,11 +868,12 @@ async def run(args: argparse.Namespace) -> tuple[str, str]:
                      f"{mean(e['top:n']):.1f} / {mean(e['pack:n']):.1f} | "
                      f"{mean(e['top:used']):.0f} / {mean(e['pack:used']):.0f} |")
     lines.append("")
-    lines.append("R = tokens of all the query's relevant memories' lines, r = those a context includes (chars_per_four); "
-                 "waste = (min(R, B) - r) / min(R, B), the share of the answer that would have fit but was displaced; "
-                 "unused for the answer = (B - r) / B. Plain top-K = the largest prefix of the default search "
-                 "(hybrid + rerank, limit 30) whose format_context fits B; budget-aware = ContextQuery(max_tokens=B). "
-                 "Reduction = 1 - budget-aware / top-K (PRD target: at least 30% less waste).")
+    lines.append("R = tokens of all the query's relevant memories' lines, r = those a context includes "
+                 "(chars_per_four); waste = (min(R, B) - r) / min(R, B), the share of the answer that would have fit"
+                 " but was displaced; unused for the answer = (B - r) / B. Plain top-K = the largest prefix of the "
+                 "default search (hybrid + rerank, limit 30) whose format_context fits B; budget-aware = "
+                 "ContextQuery(max_tokens=B). Reduction = 1 - budget-aware / top-K (PRD target: at least 30% less "
+                 "waste).")
     if anomalies:
         lines.append("")
         lines.append("Anomalies: " + "; ".join(anomalies[:10]) + (" ..." if len(anomalies) > 10 else ""))

@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.ingest_search import percentile  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
+from bench.corpus import memory_texts, queries
+from bench.ingest_search import percentile
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
 
 
 async def round_(services: Services, texts: list[str], qs: list[str], agent: str) -> list[float]:

@@ -34,15 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.corpus import memory_texts, queries  # noqa: E402
-from graph.embedding import encoder as embedder  # noqa: E402
-from graph.embedding.encoder import AsyncEncoder  # noqa: E402
-from graph.memories.model import NewMemory  # noqa: E402
-from graph.retrieval.model import SearchQuery  # noqa: E402
-from graph.services import Services  # noqa: E402
-from graph.settings import Settings  # noqa: E402
-from graph.store import gateway  # noqa: E402
-from graph.store.registry import QueryRegistry  # noqa: E402
+from bench.corpus import memory_texts, queries
+from graph.embedding import encoder as embedder
+from graph.embedding.encoder import AsyncEncoder
+from graph.memories.model import NewMemory
+from graph.retrieval.model import SearchQuery
+from graph.services import Services
+from graph.settings import Settings
+from graph.store import gateway
+from graph.store.registry import QueryRegistry
 
 # The stages of the search in progress: name -> milliseconds (summed when a query runs twice).
 current: ContextVar[dict[str, float] | None] = ContextVar("current", default=None)
@@ -124,7 +124,7 @@ def before_arm(ref: str, runner: gateway.GraphRunner):
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -183,7 +183,7 @@ async def main(args: argparse.Namespace) -> None:
             v = per_stage[name]
             print(f"{name:70} {len(v):5} {statistics.median(v):7.2f} {pct(v, 95):7.2f} {statistics.fmean(v):7.2f}")
         if use:
-            same = sum(a == b for a, b in zip(answers["before"], answers["after"]))
+            same = sum(a == b for a, b in zip(answers["before"], answers["after"], strict=True))
             print(f"same hits, scores and order in both arms: {same} of {len(answers['after'])} searches")
         if profiler:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)

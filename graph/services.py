@@ -6,34 +6,34 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.store.backends.connect import Backend, launch, wait_ready
-from graph.store.backends.supervisor import Supervisor
-from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
-from graph.core.errors import CredenceError
-from graph.idempotency.service import IdempotencyService
-from graph.keys.service import KeyService
-from graph.memories.access import AccessTracker
 from graph.beliefs.conflicts import ConflictService
-from graph.context.service import ContextService
 from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
-from graph.links.service import LinkService
+from graph.beliefs.predicates import PredicateService
+from graph.beliefs.quarantine import QuarantineService
+from graph.context.service import ContextService
+from graph.context.tokens import estimator_for
+from graph.core.errors import CredenceError
+from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
+from graph.idempotency.service import IdempotencyService
+from graph.keys.service import KeyService
+from graph.links.service import LinkService
+from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
+from graph.retrieval.cosine_scale import CosineScale
+from graph.retrieval.fulltext_scale import bm25_scale
+from graph.retrieval.service import RetrievalService
+from graph.settings import Settings
+from graph.store.backends.connect import Backend, launch, wait_ready
+from graph.store.backends.supervisor import Supervisor
+from graph.store.compaction import Compaction, compact
+from graph.store.gateway import GraphRunner, RetryPolicy
+from graph.store.registry import QueryRegistry
+from graph.store.schema import apply_schema
 from graph.transfer.export import ExportService
 from graph.transfer.importer import ImportService
 from graph.writes.service import WriteService
-from graph.store.compaction import Compaction, compact
-from graph.beliefs.predicates import PredicateService
-from graph.beliefs.quarantine import QuarantineService
-from graph.store.registry import QueryRegistry
-from graph.retrieval.service import RetrievalService
-from graph.store.gateway import GraphRunner, RetryPolicy
-from graph.store.schema import apply_schema
-from graph.settings import Settings
-from graph.retrieval.cosine_scale import CosineScale
-from graph.retrieval.fulltext_scale import bm25_scale
-from graph.context.tokens import estimator_for
 
 log = logging.getLogger(__name__)
 READY_PING_SECONDS = 0.9
@@ -65,7 +65,7 @@ class Services:
     supervisor: Supervisor | None = None  # for a database process this service owns
 
     @classmethod
-    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> "Services":
+    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> Services:
         """Start the backend and load the model side by side, then apply the schema.
 
         Call from the thread that outlives the service (the embedded backend dies with it)."""

@@ -8,7 +8,6 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-
 # The client's, the CLI's and the MCP server's own variables (client/credence_client/config.py and
 # mcp_server.py): a shell may export them for both.
 CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR", "CREDENCE_AGENT", "CREDENCE_MCP_AGENT_ARGUMENT"}
@@ -119,7 +118,7 @@ class Settings(BaseSettings):
                                        "(a dead one is restarted; requests fail fast meanwhile).")
 
     @model_validator(mode="after")
-    def _neo4j_needs_password(self) -> "Settings":
+    def _neo4j_needs_password(self) -> Settings:
         if self.neo4j_uri and self.neo4j_password is None:
             raise ValueError("NEO4J_PASSWORD is required when NEO4J_URI is set")
         return self
@@ -131,7 +130,7 @@ class Settings(BaseSettings):
         return "neo4j-local" if self.backend == "neo4j" else "arcadedb-embedded"
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         """Settings from the environment; a misspelt CREDENCE_* variable stops the start instead of
         being ignored (pydantic-settings skips unknown names)."""
         known = {f"CREDENCE_{name.upper()}" for name in cls.model_fields} | CLIENT_VARIABLES

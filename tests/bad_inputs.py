@@ -42,7 +42,7 @@ MEMORY_FIELDS = [
     ("importance", "true"), ("importance", "1e999"),
     ("category", SURROGATE), ("category", '"' + "c" * 101 + '"'), ("category", "[]"),
     ("tags", '"tea"'), ("tags", '[""]'), ("tags", '["  "]'), ("tags", "[" + SURROGATE + "]"), ("tags", "[1]"),
-    ("tags", "[" + ", ".join(['"t%d"' % i for i in range(65)]) + "]"),
+    ("tags", "[" + ", ".join([f'"t{i}"' for i in range(65)]) + "]"),
     ("event_at", '"last tuesday"'), ("event_at", "1700000000"), ("event_at", '"1700000000"'),
     *[("event_at", t) for t in EDGE_TIMES],
     ("metadata", "[1, 2]"), ("metadata", '"text"'), ("metadata", nested(33)), ("metadata", nested(256)),
@@ -58,8 +58,8 @@ CREATE_ONLY_FIELDS = [
     ("claim", '{{"subject": ' + SURROGATE + ', "predicate": "likes", "value": "tea"}}'),
     ("claim", '{{"subject": "", "predicate": "likes", "value": "tea"}}'),
     ("claim", '{{"subject": "u", "predicate": "p", "value": "v", "scope": "session"}}'),
-    ("claim", '{{"subject": "u", "predicate": "p", "value": "v", "valid_from": "2024-02-01T00:00:00Z", '
-              '"valid_until": "2024-01-01T00:00:00Z"}}'),
+    ("claim", ('{{"subject": "u", "predicate": "p", "value": "v", "valid_from": "2024-02-01T00:00:00Z", '
+               '"valid_until": "2024-01-01T00:00:00Z"}}')),
     *[("claim", '{{"subject": "u", "predicate": "p", "value": "v", "' + name + '": ' + t + "}}")
       for name in ("valid_from", "valid_until") for t in EDGE_TIMES],
     ("claim", '{{"subject": "u", "predicate": "p", "value": "v", "valid_from": 1700000000}}'),

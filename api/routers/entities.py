@@ -8,8 +8,17 @@ from fastapi import APIRouter, Query
 
 from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
 from api.schemas.common import AwareInstant
-from api.schemas.entities import (AboutOut, EntitiesOut, EntityDetailOut, EntityMerge, EntityOut, EntityPatch, Kind,
-                                  NeighbourhoodOut, PathOut)
+from api.schemas.entities import (
+    AboutOut,
+    EntitiesOut,
+    EntityDetailOut,
+    EntityMerge,
+    EntityOut,
+    EntityPatch,
+    Kind,
+    NeighbourhoodOut,
+    PathOut,
+)
 from graph.core.keys import name_key
 from graph.entities.service import MAX_DEPTH, MAX_LIST, MAX_PATH_HOPS
 

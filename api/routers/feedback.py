@@ -7,7 +7,7 @@ from uuid import UUID
 from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
-from api.deps import AgentQuery, ActorDep, GuardDep, ServicesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
 from api.schemas.beliefs import ProvenanceIn
 from api.schemas.common import Request
 from graph.beliefs.feedback import FeedbackResult, FeedbackService
@@ -40,7 +40,7 @@ class FeedbackOut(BaseModel):
     status: str
 
     @classmethod
-    def of(cls, result: FeedbackResult) -> "FeedbackOut":
+    def of(cls, result: FeedbackResult) -> FeedbackOut:
         return cls(**result.__dict__)
 
 

@@ -7,12 +7,22 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
 
-from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep, WritesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, MemoriesDep, WritesDep
 from api.schemas.common import CURSOR_PATTERN, MemoryType, Status
-from api.schemas.memories import (HardDeleteOut, MemoryBatchCreate, MemoryBatchOut, MemoryCreate, MemoryOut,
-                                  HistoryOut, MemoryPage, MemoryUpdate, OperationOut, StoreOut)
-from graph.memories.model import MemoryPatch
+from api.schemas.memories import (
+    HardDeleteOut,
+    HistoryOut,
+    MemoryBatchCreate,
+    MemoryBatchOut,
+    MemoryCreate,
+    MemoryOut,
+    MemoryPage,
+    MemoryUpdate,
+    OperationOut,
+    StoreOut,
+)
 from graph.core.vocab import visible_statuses
+from graph.memories.model import MemoryPatch
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 

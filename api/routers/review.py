@@ -6,11 +6,20 @@ from uuid import UUID
 
 from fastapi import APIRouter, Query
 
-from api.deps import AgentQuery, ActorDep, GuardDep, MemoriesDep, ServicesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, MemoriesDep, ServicesDep
 from api.schemas.common import CURSOR_PATTERN
 from api.schemas.memories import MemoryOut, MemoryPage
-from api.schemas.review import (ConflictListOut, ConflictOut, ExplainOut, QuarantineIn, ResolveIn, ResolveOut,
-                                ReviewIn, ReviewOut, SupersessionOut)
+from api.schemas.review import (
+    ConflictListOut,
+    ConflictOut,
+    ExplainOut,
+    QuarantineIn,
+    ResolveIn,
+    ResolveOut,
+    ReviewIn,
+    ReviewOut,
+    SupersessionOut,
+)
 
 router = APIRouter(prefix="/v1", tags=["review"])
 

@@ -21,4 +21,4 @@ async def search_many(body: SearchManyRequest, retrieval: RetrievalDep, guard: G
     await guard.read(body.agent)
     results = await retrieval.search_many([s.to_domain(body.agent) for s in body.searches])
     return SearchManyResponse(results=[SearchResponse.of(r, s.query, body.agent)
-                                       for r, s in zip(results, body.searches)])
+                                       for r, s in zip(results, body.searches, strict=True)])

@@ -20,6 +20,6 @@ class CompactionOut(BaseModel):
     seconds: float
 
     @classmethod
-    def of(cls, done: Compaction) -> "CompactionOut":
+    def of(cls, done: Compaction) -> CompactionOut:
         return cls(backend=done.backend, complete=done.complete, seconds=done.seconds, remains=list(done.remains),
                    steps=[CompactionStepOut(command=s.command, seconds=s.seconds) for s in done.steps])

@@ -7,13 +7,18 @@ from typing import Literal
 from pydantic import BaseModel, Field, StrictBool
 
 from api.schemas.common import Agent, Instant, Request
-from graph.core.vocab import SCOPES
-from graph.memories.model import Claim, Provenance, Quarantine
-
 from graph.beliefs.predicates import PredicateSchema
+from graph.core.vocab import (
+    CARDINALITIES,
+    CONFLICT_POLICIES,
+    DEDUP_POLICIES,
+    DEFAULT_SOURCE,
+    NORMALIZER_NAMES,
+    SCOPES,
+    SOURCE_TYPES,
+)
 from graph.memories.claims import MAX_PREDICATE, MAX_SESSION_ID, MAX_SUBJECT, MAX_VALUE
-from graph.core.vocab import (CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, DEFAULT_SOURCE, NORMALIZER_NAMES,
-                              SOURCE_TYPES)
+from graph.memories.model import Claim, Provenance, Quarantine
 from graph.memories.rules import MAX_REF_CHARS, MAX_SUSPICIOUS_DETAILS_CHARS
 
 # Literal types built from the domain's vocabularies, so each list of names has one home.
@@ -66,7 +71,7 @@ class ClaimOut(BaseModel):
     valid_until: datetime | None
 
     @classmethod
-    def of(cls, claim: Claim | None) -> "ClaimOut | None":
+    def of(cls, claim: Claim | None) -> ClaimOut | None:
         if claim is None:
             return None
         return cls(subject=claim.subject, predicate=claim.predicate, value=claim.value,
@@ -83,7 +88,7 @@ class QuarantineOut(BaseModel):
     resolved_at: datetime | None
 
     @classmethod
-    def of(cls, quarantine: Quarantine | None) -> "QuarantineOut | None":
+    def of(cls, quarantine: Quarantine | None) -> QuarantineOut | None:
         return None if quarantine is None else cls(reason=quarantine.reason, details=quarantine.details,
                                                    created_at=quarantine.created_at, resolution=quarantine.resolution,
                                                    resolved_at=quarantine.resolved_at)
@@ -121,7 +126,7 @@ class PredicateSchemaOut(BaseModel):
     updated_at: datetime | None
 
     @classmethod
-    def of(cls, schema: PredicateSchema) -> "PredicateSchemaOut":
+    def of(cls, schema: PredicateSchema) -> PredicateSchemaOut:
         return cls(predicate=schema.predicate, cardinality=schema.cardinality,
                    conflict_policy=schema.conflict_policy, normalize=schema.normalize,
                    dedup_policy=schema.dedup_policy, registered=schema.registered, updated_at=schema.updated_at)

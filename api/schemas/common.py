@@ -8,9 +8,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, ConfigDict, StringConstraints
 
 from graph.core.errors import InvalidInput
+from graph.core.tenancy import AGENT_PATTERN, MAX_AGENT_CHARS
 from graph.core.timeutil import check_instant
 from graph.core.vocab import MEMORY_TYPES, STATUSES
-from graph.core.tenancy import AGENT_PATTERN, MAX_AGENT_CHARS
 from graph.memories.rules import MAX_TAG_CHARS
 
 # A tenant id: what `agent` names on every node. The rules live in the domain (graph/memories/rules.py).
@@ -36,7 +36,9 @@ def _date_time_text(value: Any) -> Any:
 
 def _in_range(value: datetime) -> datetime:
     try:
-        return check_instant(value, "")  # type: ignore[return-value]
+        instant = check_instant(value, "")
+        assert instant is not None  # a datetime in, a datetime out
+        return instant
     except InvalidInput as exc:
         raise ValueError(exc.message) from None
 

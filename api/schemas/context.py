@@ -68,7 +68,7 @@ class ContextResponse(BaseModel):
     explain: ContextExplainOut | None = Field(None, description="With explain: true.")
 
     @classmethod
-    def of(cls, result: ContextResult, request: ContextRequest) -> "ContextResponse":
+    def of(cls, result: ContextResult, request: ContextRequest) -> ContextResponse:
         packed = result.packed
         excluded = [ExcludedOut(id=e.id, reason=e.reason, value=e.value) for e in packed.excluded]
         memories = []

@@ -24,7 +24,7 @@ class EntityOut(BaseModel):
     created_at: datetime | None
 
     @classmethod
-    def of(cls, e: model.Entity) -> "EntityOut":
+    def of(cls, e: model.Entity) -> EntityOut:
         return cls(id=e.id, name=e.name, kind=e.kind, aliases=list(e.aliases), mentions=e.mentions,
                    created_at=e.created_at)
 
@@ -35,7 +35,7 @@ class EntityRefOut(BaseModel):
     kind: Kind
 
     @classmethod
-    def of(cls, e: model.EntityRef) -> "EntityRefOut":
+    def of(cls, e: model.EntityRef) -> EntityRefOut:
         return cls(**asdict(e))
 
 
@@ -56,7 +56,7 @@ class RelationshipOut(BaseModel):
     memory_ids: list[str] = Field(description="The memories that evidence it.")
 
     @classmethod
-    def of(cls, r: model.Relationship) -> "RelationshipOut":
+    def of(cls, r: model.Relationship) -> RelationshipOut:
         return cls(id=r.id, type=r.type, source=EntityRefOut.of(r.source), target=EntityRefOut.of(r.target),
                    strength=r.strength, mentions=r.mentions, trust=r.trust, first_seen=r.first_seen,
                    last_seen=r.last_seen, valid_from=r.valid_from, valid_until=r.valid_until, current=r.current,
@@ -73,7 +73,7 @@ class EntityDetailOut(BaseModel):
     relationships: list[RelationshipOut]
 
     @classmethod
-    def of(cls, d: model.EntityDetail) -> "EntityDetailOut":
+    def of(cls, d: model.EntityDetail) -> EntityDetailOut:
         return cls(entity=EntityOut.of(d.entity), relationships=[RelationshipOut.of(r) for r in d.relationships])
 
 
@@ -88,7 +88,7 @@ class NeighbourhoodOut(BaseModel):
     edges: list[RelationshipOut]
 
     @classmethod
-    def of(cls, n: model.Neighbourhood) -> "NeighbourhoodOut":
+    def of(cls, n: model.Neighbourhood) -> NeighbourhoodOut:
         return cls(root=n.root, nodes=[GraphNodeOut(entity=EntityOut.of(x.entity), hops=x.hops) for x in n.nodes],
                    edges=[RelationshipOut.of(e) for e in n.edges])
 
@@ -98,7 +98,7 @@ class PathOut(BaseModel):
     relationships: list[RelationshipOut] = Field(description="relationships[i] joins entities[i] and entities[i+1].")
 
     @classmethod
-    def of(cls, p: model.EntityPath) -> "PathOut":
+    def of(cls, p: model.EntityPath) -> PathOut:
         return cls(entities=[EntityRefOut.of(e) for e in p.entities],
                    relationships=[RelationshipOut.of(r) for r in p.relationships])
 
@@ -130,7 +130,7 @@ class AboutOut(BaseModel):
     memories: list[PredicateGroupOut] = Field(description="Memories whose claims name it, grouped by predicate.")
 
     @classmethod
-    def of(cls, a: model.About) -> "AboutOut":
+    def of(cls, a: model.About) -> AboutOut:
         return cls(entity=EntityOut.of(a.entity),
                    relationships=[RelationshipGroupOut(type=g.type, relationships=[RelationshipOut.of(r)
                                                                                     for r in g.relationships])

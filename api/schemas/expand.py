@@ -7,8 +7,8 @@ from pydantic import BaseModel, Field, StrictInt
 
 from api.schemas.common import Request
 from api.schemas.links import LinkType
-from graph.links.expansion import Expand, Related
 from graph.core.vocab import EDGE_KINDS
+from graph.links.expansion import Expand, Related
 from graph.links.kinds import DEFAULT_RELATED, MAX_DEPTH, MAX_RELATED
 
 
@@ -42,7 +42,7 @@ class RelatedOut(BaseModel):
     directions: list[Literal["out", "in"]] = Field(description="Each hop's direction.")
 
     @classmethod
-    def of(cls, r: Related) -> "RelatedOut":
+    def of(cls, r: Related) -> RelatedOut:
         return cls(id=r.id, text=r.text, memory_type=r.memory_type, status=r.status, kind=r.kind,
                    direction=r.direction, hops=r.hops, path=list(r.path), kinds=list(r.kinds),
                    directions=list(r.directions))

@@ -29,7 +29,8 @@ class KeyCreate(Request):
 
     def to_domain(self) -> NewKey:
         return NewKey(name=self.name, role=Role.parse(self.role), agents=tuple(self.agents),
-                      agent_pattern=self.agent_pattern, sources=tuple(self.sources) if self.sources is not None else None)
+                      agent_pattern=self.agent_pattern,
+                      sources=tuple(self.sources) if self.sources is not None else None)
 
 
 class KeyOut(BaseModel):
@@ -43,7 +44,7 @@ class KeyOut(BaseModel):
     revoked_at: datetime | None
 
     @classmethod
-    def of(cls, key: ApiKey) -> "KeyOut":
+    def of(cls, key: ApiKey) -> KeyOut:
         return cls(id=key.id, name=key.name, role=key.role.name.lower(), agents=list(key.agents),
                    agent_pattern=key.agent_pattern, sources=list(key.sources) if key.sources is not None else None,
                    created_at=key.created_at, revoked_at=key.revoked_at)

@@ -42,7 +42,7 @@ class LinkOut(BaseModel):
     resolution: str | None = Field(None, description="CONTRADICTS: how it was resolved.")
 
     @classmethod
-    def of(cls, link: Link) -> "LinkOut":
+    def of(cls, link: Link) -> LinkOut:
         return cls(**asdict(link))
 
 

@@ -10,10 +10,17 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
 from graph.audit import Operation
-from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
-from graph.memories.rules import (MAX_CATEGORY_CHARS, MAX_METADATA_BYTES, MAX_METADATA_DEPTH, MAX_TAGS,
-                                  MAX_VERSION, NOT_NULL_ON_PATCH, PATCHABLE_FIELDS)
 from graph.core.vocab import ON_CONFLICT
+from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
+from graph.memories.rules import (
+    MAX_CATEGORY_CHARS,
+    MAX_METADATA_BYTES,
+    MAX_METADATA_DEPTH,
+    MAX_TAGS,
+    MAX_VERSION,
+    NOT_NULL_ON_PATCH,
+    PATCHABLE_FIELDS,
+)
 
 
 class MemoryCreate(Request):
@@ -65,7 +72,7 @@ class MemoryUpdate(Request):
     expected_version: StrictInt | None = Field(None, ge=1, le=MAX_VERSION)
 
     @model_validator(mode="after")
-    def _something_to_change(self) -> "MemoryUpdate":
+    def _something_to_change(self) -> MemoryUpdate:
         changes = self.model_fields_set & set(PATCHABLE_FIELDS)
         if not changes:
             raise ValueError("send at least one field to change")
@@ -120,7 +127,7 @@ class MemoryOut(BaseModel):
         None, description="Record time: when it stopped being the present belief (superseded), if it did.")
 
     @classmethod
-    def of(cls, memory: Memory) -> "MemoryOut":
+    def of(cls, memory: Memory) -> MemoryOut:
         return cls(id=memory.id, agent=memory.agent, text=memory.text, memory_type=memory.memory_type,
                    category=memory.category, importance=memory.importance, tags=list(memory.tags),
                    status=memory.status, version=memory.version, created_at=memory.created_at,
@@ -141,7 +148,7 @@ class StoreOut(MemoryOut):
     conflicts: list[str] = Field(description="Ids of every conflict this write recorded.")
 
     @classmethod
-    def of_result(cls, result: StoreResult) -> "StoreOut":
+    def of_result(cls, result: StoreResult) -> StoreOut:
         return cls(**MemoryOut.of(result.memory).model_dump(), deduplicated=result.deduplicated,
                    superseded=list(result.superseded), quarantined=result.memory.status == "quarantined",
                    pending_conflict_id=result.pending_conflict_id, conflicts=list(result.conflicts))
@@ -173,7 +180,7 @@ class OperationOut(BaseModel):
     after: dict[str, Any] | None
 
     @classmethod
-    def of(cls, operation: Operation) -> "OperationOut":
+    def of(cls, operation: Operation) -> OperationOut:
         return cls(**asdict(operation))
 
 

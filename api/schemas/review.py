@@ -33,7 +33,7 @@ class ConflictOut(BaseModel):
     existing_claim: ClaimOut | None
 
     @classmethod
-    def of(cls, view: ConflictView) -> "ConflictOut":
+    def of(cls, view: ConflictView) -> ConflictOut:
         fields = {k: getattr(view, k) for k in cls.model_fields if k not in ("new_claim", "existing_claim")}
         return cls(**fields, new_claim=ClaimOut.of(view.new_claim), existing_claim=ClaimOut.of(view.existing_claim))
 
@@ -87,13 +87,14 @@ class TrustTermsOut(BaseModel):
     corroboration_bonus: float
     feedback_signal: float
     recency_penalty: float
-    trust: float = Field(description="Now: source_base + corroboration_bonus + feedback_signal - recency_penalty, in [0, 1].")
+    trust: float = Field(
+        description="Now: source_base + corroboration_bonus + feedback_signal - recency_penalty, in [0, 1].")
     stored: float = Field(description="The trust stored at the last change (the recency term has moved since).")
     computed_at: datetime
     inputs: TrustInputsOut
 
     @classmethod
-    def of(cls, trust: TrustNow) -> "TrustTermsOut":
+    def of(cls, trust: TrustNow) -> TrustTermsOut:
         return cls(**trust.terms.as_dict(), stored=trust.stored, computed_at=trust.computed_at,
                    inputs=TrustInputsOut(**asdict(trust.inputs)))
 
@@ -127,7 +128,7 @@ class SupersessionEdgeOut(BaseModel):
     old_trust: float | None = None
 
     @classmethod
-    def all(cls, edges: tuple[SupersessionEdge, ...]) -> list["SupersessionEdgeOut"]:
+    def all(cls, edges: tuple[SupersessionEdge, ...]) -> list[SupersessionEdgeOut]:
         return [cls(**asdict(e)) for e in edges]
 
 
@@ -142,7 +143,7 @@ class ExplainOut(BaseModel):
     supersedes: list[SupersessionEdgeOut]
 
     @classmethod
-    def of(cls, view: Explanation) -> "ExplainOut":
+    def of(cls, view: Explanation) -> ExplainOut:
         memory = view.memory
         return cls(memory=MemoryOut.of(memory), status=memory.status, trust=TrustTermsOut.of(view.trust),
                    sources=[SourceOut(**asdict(s)) for s in view.sources], claim=ClaimOut.of(memory.claim),
@@ -159,6 +160,6 @@ class SupersessionOut(BaseModel):
     claim: ClaimOut | None
 
     @classmethod
-    def of(cls, view: Supersession) -> "SupersessionOut":
+    def of(cls, view: Supersession) -> SupersessionOut:
         return cls(id=view.id, status=view.status, superseded=view.superseded,
                    superseded_by=SupersessionEdgeOut.all(view.superseded_by), claim=ClaimOut.of(view.claim))

@@ -3,17 +3,36 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import (AliasChoices, BaseModel, Field, StrictBool, StrictFloat, StrictInt,
-                      field_validator, model_validator)
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    field_validator,
+    model_validator,
+)
 
-from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.beliefs import QuarantineOut
+from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
 from api.schemas.expand import ExpandOptions, RelatedOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
 from graph.core.vocab import SEARCH_MODES, visible_statuses
-from graph.retrieval import (MAX_AGENTS, MAX_FILTER_TAGS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_SEARCHES,
-                             MAX_SESSION_CHARS, SearchHit, SearchMeta, SearchQuery, SearchResult, Weights)
+from graph.retrieval import (
+    MAX_AGENTS,
+    MAX_FILTER_TAGS,
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_SEARCHES,
+    MAX_SESSION_CHARS,
+    SearchHit,
+    SearchMeta,
+    SearchQuery,
+    SearchResult,
+    Weights,
+)
 from graph.retrieval.across_tenants import AcrossTenants
 from graph.retrieval.rerank import gate
 
@@ -28,7 +47,7 @@ class RerankWeights(Request):
     importance: Weight = 0.15
 
     @model_validator(mode="after")
-    def _valid(self) -> "RerankWeights":
+    def _valid(self) -> RerankWeights:
         self.to_domain()  # the rule lives in graph.retrieval.rerank.Weights
         return self
 
@@ -82,7 +101,7 @@ class RetrievalOptions(Request):
         return list(dict.fromkeys(tags))
 
     @model_validator(mode="after")
-    def _window(self) -> "RetrievalOptions":
+    def _window(self) -> RetrievalOptions:
         if self.after and self.before and self.after >= self.before:
             raise ValueError("after must be earlier than before")
         return self
@@ -92,8 +111,9 @@ class RetrievalOptions(Request):
                                     include_disputed=self.include_disputed,
                                     include_quarantined=self.include_quarantined, include_all=self.include_all)
         on_event = self.time_field == "event_at"
+        extra: dict[str, Any] = {"expand": self.expand.to_domain()} if self.expand else {}
         rerank = None if self.rerank is False else (
-            Weights() if self.rerank is True else self.rerank.to_domain())  # type: ignore[union-attr]
+            Weights() if self.rerank is True else self.rerank.to_domain())
         return SearchQuery(
             agent=agent, text=self.query, limit=limit, mode=self.mode, rerank=rerank, explain=self.explain,
             min_similarity=float(self.min_similarity) if self.min_similarity is not None else None,
@@ -101,7 +121,7 @@ class RetrievalOptions(Request):
             statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None,
-            **({"expand": self.expand.to_domain()} if self.expand else {}))
+            **extra)
 
 
 class SearchOptions(RetrievalOptions):
@@ -123,7 +143,8 @@ class SearchManyRequest(Request):
 
 
 class AdminSearchRequest(SearchOptions):
-    agents: list[Agent] = Field(min_length=1, max_length=MAX_AGENTS, description="The tenants to search, each on its own.")
+    agents: list[Agent] = Field(min_length=1, max_length=MAX_AGENTS,
+                                description="The tenants to search, each on its own.")
 
 
 class Retrieved(BaseModel):
@@ -166,7 +187,7 @@ class SearchHitOut(MemoryOut):
                                                        "memories than expand.limit; `related` lists the nearest.")
 
     @classmethod
-    def of(cls, hit: SearchHit, result: SearchResult, explain: bool) -> "SearchHitOut":
+    def of_hit(cls, hit: SearchHit, result: SearchResult, explain: bool) -> SearchHitOut:
         out = cls(**MemoryOut.of(hit.memory).model_dump(), score=hit.score, similarity=hit.similarity,
                   composite_score=hit.composite, ranking_signals=hit.signals.as_dict(),
                   related=[RelatedOut.of(r) for r in hit.related], related_truncated=hit.related_truncated)
@@ -194,7 +215,7 @@ class SearchMetaOut(BaseModel):
                                               "terms, 12/n for a longer search text.")
 
     @classmethod
-    def of(cls, meta: SearchMeta, query: str, agent: str) -> "SearchMetaOut":
+    def of(cls, meta: SearchMeta, query: str, agent: str) -> SearchMetaOut:
         return cls(query=query, agent=agent, options=meta.options, counts=meta.counts, excluded=meta.excluded,
                    strategy=meta.strategy, keyword_terms=list(meta.keyword_terms), keyword_weight=meta.keyword_weight)
 
@@ -205,9 +226,9 @@ class SearchResponse(BaseModel):
     meta: SearchMetaOut | None = Field(None, description="With explain: true.")
 
     @classmethod
-    def of(cls, result: SearchResult, query: str, agent: str) -> "SearchResponse":
+    def of(cls, result: SearchResult, query: str, agent: str) -> SearchResponse:
         explain = result.meta is not None
-        hits = [SearchHitOut.of(h, result, explain) for h in result.hits]
+        hits = [SearchHitOut.of_hit(h, result, explain) for h in result.hits]
         meta = SearchMetaOut.of(result.meta, query, agent) if result.meta else None
         return cls(count=len(hits), results=hits, meta=meta)
 
@@ -222,8 +243,8 @@ class AdminSearchResponse(BaseModel):
     meta: dict[str, SearchMetaOut] | None = Field(None, description="With explain: true, per agent.")
 
     @classmethod
-    def of(cls, merged: AcrossTenants, query: str) -> "AdminSearchResponse":
-        hits = [SearchHitOut.of(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
+    def of(cls, merged: AcrossTenants, query: str) -> AdminSearchResponse:
+        hits = [SearchHitOut.of_hit(h, merged.results[h.memory.agent], merged.results[h.memory.agent].meta is not None)
                 for h in merged.hits]
         meta = {a: SearchMetaOut.of(r.meta, query, a) for a, r in merged.results.items() if r.meta} or None
         return cls(count=len(hits), results=hits, meta=meta)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.datasets.common import Dataset, Question, Turn, data_dir
@@ -46,7 +46,7 @@ def load(root: Path | None = None, user_lines_only: bool = False) -> Dataset | N
     memories = {int(k): v for entry in _lines(root / MEMORIES) for k, v in entry.items()}
     conversations: dict[str, list[Turn]] = {name: [] for name in USERS.values()}
     for mid, m in sorted(memories.items(), key=lambda kv: (kv[1]["time"], kv[0])):
-        day = datetime.strptime(m["time"], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+        day = datetime.strptime(m["time"], "%Y-%m-%d").replace(tzinfo=UTC)
         conversations[_owner(m["event"])].append(Turn(key=f"memory{mid}", text=m["event"].strip(), event_at=day))
     questions = []
     for d in _lines(root / DIALOGUES):

@@ -9,7 +9,7 @@ that date's sessions) hours + (turn index) seconds, so the order is kept."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.datasets.common import Dataset, Question, Turn, data_dir
@@ -37,16 +37,17 @@ def load(root: Path | None = None, personas: int = 4) -> Dataset | None:
     if not all(f.exists() for f in files):
         return None
     conversations, questions, dropped = {}, [], 0
-    for person, path in list(zip(PERSONAS, files))[:personas]:
+    for person, path in list(zip(PERSONAS, files, strict=True))[:personas]:
         sessions = json.loads(path.read_text())["dialogues"]
         turns, at, per_day = [], {}, {}
         for s in sessions:
-            day = datetime.strptime(s["current_time"].split(" ")[0], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+            day = datetime.strptime(s["current_time"].split(" ")[0], "%Y-%m-%d").replace(tzinfo=UTC)
             order = per_day[day] = per_day.get(day, -1) + 1
             start = day + timedelta(hours=order)
             at[s["session_uuid"]] = start
             for i, t in enumerate(s["dialogue_turns"]):
-                turns.append(Turn(key=f"{person}:{s['session_uuid']}:{i}", text=f"{t['speaker']}: {t['content'].strip()}",
+                turns.append(Turn(key=f"{person}:{s['session_uuid']}:{i}",
+                                  text=f"{t['speaker']}: {t['content'].strip()}",
                                   event_at=start + timedelta(seconds=i)))
         conversations[person] = turns
         by_uuid = {s["session_uuid"]: s for s in sessions}

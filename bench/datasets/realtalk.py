@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench.datasets.common import Dataset, Question, Turn, data_dir
@@ -15,7 +15,7 @@ KINDS = {1: "fact", 2: "date", 3: "inference"}
 
 
 def _when(text: str) -> datetime:
-    return datetime.strptime(text.strip(), "%d.%m.%Y, %H:%M:%S").replace(tzinfo=timezone.utc)
+    return datetime.strptime(text.strip(), "%d.%m.%Y, %H:%M:%S").replace(tzinfo=UTC)
 
 
 def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
@@ -29,7 +29,7 @@ def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
         chat = re.sub(r"^Chat_(\d+)_.*$", r"chat\1", path.stem)
         raw = json.loads(path.read_text())
         turns = []
-        sessions = sorted((int(k.split("_")[1]) for k in raw if re.fullmatch(r"session_\d+", k)))
+        sessions = sorted(int(k.split("_")[1]) for k in raw if re.fullmatch(r"session_\d+", k))
         for n in sessions:
             for message in raw[f"session_{n}"]:
                 text = (message.get("clean_text") or "").strip()
@@ -50,4 +50,5 @@ def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
     notes = [f"first {chats} of {len(FILES)} chats (deterministic, to bound the run)"] if chats else []
     return Dataset(name="REALTALK", licence="none stated (used locally, not redistributed)",
                    source=f"github.com/{REPO}@{COMMIT[:10]}", conversations=conversations, questions=questions,
-                   notes=notes + ([f"{dropped} questions without a resolvable evidence turn dropped"] if dropped else []))
+                   notes=notes + ([f"{dropped} questions without a resolvable evidence turn dropped"]
+                                  if dropped else []))

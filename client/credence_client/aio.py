@@ -17,9 +17,28 @@ from credence_client import endpoints as e
 from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant
 from credence_client.errors import ServiceUnreachable
-from credence_client.models import (About, AdminSearchResults, Conflict, Context, Deleted, Entity, EntityDetail,
-                                    EntityPath, Explanation, Feedback, History, Link, Memory, Neighbourhood,
-                                    PredicateSchema, Resolution, Review, SearchResults, StoredMemory, Supersession)
+from credence_client.models import (
+    About,
+    AdminSearchResults,
+    Conflict,
+    Context,
+    Deleted,
+    Entity,
+    EntityDetail,
+    EntityPath,
+    Explanation,
+    Feedback,
+    History,
+    Link,
+    Memory,
+    Neighbourhood,
+    PredicateSchema,
+    Resolution,
+    Review,
+    SearchResults,
+    StoredMemory,
+    Supersession,
+)
 from credence_client.retry import Retry
 
 T = TypeVar("T")
@@ -38,7 +57,7 @@ class AsyncCredence:
         self._http = http if http is not None else httpx.AsyncClient(base_url=url, timeout=timeout)
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> "AsyncCredence":
+    def from_env(cls, **overrides: Any) -> AsyncCredence:
         """CREDENCE_URL, CREDENCE_API_KEY and CREDENCE_ACTOR; keyword arguments win."""
         return cls(**{**from_environment(), **overrides})
 
@@ -46,7 +65,7 @@ class AsyncCredence:
         if self._owned:
             await self._http.aclose()
 
-    async def __aenter__(self) -> "AsyncCredence":
+    async def __aenter__(self) -> AsyncCredence:
         return self
 
     async def __aexit__(self, *_: object) -> None:
@@ -153,14 +172,16 @@ class AsyncCredence:
         """Pending conflicts; filters subject, predicate, include_resolved, limit."""
         return await self.send(e.conflicts(agent, filters))
 
-    async def resolve_conflict(self, agent: str, conflict_id: str, action: str, reason: str | None = None) -> Resolution:
+    async def resolve_conflict(self, agent: str, conflict_id: str, action: str,
+                               reason: str | None = None) -> Resolution:
         """supersede, reject or keep_both."""
         return await self.send(e.resolve_conflict(agent, conflict_id, action, reason))
 
     def quarantined(self, agent: str) -> AsyncIterator[Memory]:
         return self._pages("/v1/quarantine", e.quarantined_params(agent))
 
-    async def quarantine(self, agent: str, memory_id: str, details: str | None = None, reason: str | None = None) -> Memory:
+    async def quarantine(self, agent: str, memory_id: str, details: str | None = None,
+                         reason: str | None = None) -> Memory:
         """Take a memory out of retrieval for review; reason manual (default) or suspicious_input."""
         return await self.send(e.quarantine(agent, memory_id, details, reason))
 

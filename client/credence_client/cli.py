@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from credence_client.endpoints import set_only
 from credence_client import transfer
+from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, ServiceUnreachable
 from credence_client.models import ENTITY_KINDS
 from credence_client.sync import Credence
@@ -30,7 +30,7 @@ Handler = Callable[[Credence, argparse.Namespace], Any]
 
 
 def _remember(api: Credence, a: argparse.Namespace) -> Any:
-    claim = dict(zip(("subject", "predicate", "value"), a.claim)) if a.claim else None
+    claim = dict(zip(("subject", "predicate", "value"), a.claim, strict=True)) if a.claim else None
     provenance = set_only(source=a.source, ref=a.ref) or None
     return api.remember(a.agent, a.text, **set_only(memory_type=a.type, tags=a.tag, importance=a.importance,
                                                     category=a.category, provenance=provenance, claim=claim))
@@ -153,7 +153,7 @@ def _parser() -> argparse.ArgumentParser:
     # The entity graph: entities are named as memories name them (an alias works too).
     command("entities", _entities, "a tenant's entities (people, places, organisations, products) in name order",
             "agent").add_argument("--kind", choices=ENTITY_KINDS)
-    as_of = {"help": "what held at this ISO-8601 instant (default now)"}
+    as_of: dict[str, Any] = {"help": "what held at this ISO-8601 instant (default now)"}
     command("about", _about, "what we know about an entity: relationships by type, memories by predicate",
             "agent", "name").add_argument("--as-of", **as_of)
     command("entity", _entity, "an entity and its relationships, historical ones included", "agent", "name"

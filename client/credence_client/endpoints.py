@@ -15,10 +15,30 @@ import httpx
 from pydantic import BaseModel, TypeAdapter
 
 from credence_client.errors import CredenceAPIError, UnknownEntity
-from credence_client.models import (About, AdminSearchResults, Conflict, Context, Deleted, Entity, EntityDetail,
-                                    EntityPage, EntityPath, Explanation, Feedback, History, Link, Memory, MemoryPage,
-                                    Neighbourhood, PredicateSchema, Resolution, Review, SearchResults, StoredMemory,
-                                    Supersession)
+from credence_client.models import (
+    About,
+    AdminSearchResults,
+    Conflict,
+    Context,
+    Deleted,
+    Entity,
+    EntityDetail,
+    EntityPage,
+    EntityPath,
+    Explanation,
+    Feedback,
+    History,
+    Link,
+    Memory,
+    MemoryPage,
+    Neighbourhood,
+    PredicateSchema,
+    Resolution,
+    Review,
+    SearchResults,
+    StoredMemory,
+    Supersession,
+)
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -43,7 +63,7 @@ class Call(Generic[T]):
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
 
-    def keyed(self, key: str | None) -> "Call[T]":
+    def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)
 
     def headers(self, base: dict[str, str]) -> dict[str, str]:
@@ -218,8 +238,8 @@ def explain_supersession(agent: str, memory_id: str) -> Call[Supersession]:
 
 # Links
 def link(agent: str, memory_id: str, type: str, to: str, note: str | None) -> Call[list[Link]]:
-    return Call("POST", f"/v1/memories/{_seg(memory_id)}/links", json=set_only(agent=agent, type=type, to=to, note=note),
-                read=_items(Link, "links"))
+    return Call("POST", f"/v1/memories/{_seg(memory_id)}/links",
+                json=set_only(agent=agent, type=type, to=to, note=note), read=_items(Link, "links"))
 
 
 def links(agent: str, memory_id: str) -> Call[list[Link]]:
@@ -228,7 +248,8 @@ def links(agent: str, memory_id: str) -> Call[list[Link]]:
 
 
 def unlink(agent: str, memory_id: str, type: str, to: str) -> Call[None]:
-    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent}, read=lambda _: None)
+    return Call("DELETE", f"/v1/memories/{_seg(memory_id)}/links/{_seg(type)}/{_seg(to)}", {"agent": agent},
+                read=lambda _: None)
 
 
 # The entity graph (docs/entities.md)

@@ -34,7 +34,7 @@ class CredenceAPIError(CredenceError):
         self.headers: dict[str, str] = {}  # the answer's headers (Retry-After...), set by `of`
 
     @classmethod
-    def of(cls, response: httpx.Response) -> "CredenceAPIError":
+    def of(cls, response: httpx.Response) -> CredenceAPIError:
         """The exception for a 4xx/5xx answer, of the class its status maps to."""
         try:
             body = response.json()

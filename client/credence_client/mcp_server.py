@@ -29,8 +29,17 @@ from credence_client.aio import AsyncCredence
 from credence_client.config import from_environment
 from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, NotFound
-from credence_client.models import (About, Conflict, EntityPath, Feedback, Memory, Resolution, Review, SearchResults,
-                                    StoredMemory)
+from credence_client.models import (
+    About,
+    Conflict,
+    EntityPath,
+    Feedback,
+    Memory,
+    Resolution,
+    Review,
+    SearchResults,
+    StoredMemory,
+)
 
 try:
     from mcp.server.mcpserver import MCPServer
@@ -68,7 +77,8 @@ def problem_text(exc: CredenceError) -> str:
     """The problem as the model reads it: status, title and detail, then each bad field."""
     text = str(exc)
     if isinstance(exc, CredenceAPIError):  # the fields the detail does not already name
-        text += "".join(f"\n{line}" for e in exc.errors if (line := f"{e.get('field')}: {e.get('message')}") not in text)
+        text += "".join(f"\n{line}" for e in exc.errors
+                        if (line := f"{e.get('field')}: {e.get('message')}") not in text)
     return text
 
 
@@ -247,9 +257,9 @@ def build(api: AsyncCredence, agent: str, *, agent_argument: bool = False, name:
 
     server = MCPServer(name, instructions=INSTRUCTIONS, lifespan=lifespan)
     tools = Tools(api)
-    for tool_name, annotations in TOOLS.items():
+    for tool_name, hints in TOOLS.items():
         server.add_tool(_as_tool(getattr(tools, tool_name), agent, agent_argument), name=tool_name,
-                        annotations=annotations)
+                        annotations=hints)
 
     async def read(call: Awaitable[BaseModel]) -> str:
         try:

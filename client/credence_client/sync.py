@@ -17,9 +17,28 @@ from credence_client import endpoints as e
 from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant, set_only
 from credence_client.errors import ServiceUnreachable
-from credence_client.models import (About, AdminSearchResults, Conflict, Context, Deleted, Entity, EntityDetail,
-                                    EntityPath, Explanation, Feedback, History, Link, Memory, Neighbourhood,
-                                    PredicateSchema, Resolution, Review, SearchResults, StoredMemory, Supersession)
+from credence_client.models import (
+    About,
+    AdminSearchResults,
+    Conflict,
+    Context,
+    Deleted,
+    Entity,
+    EntityDetail,
+    EntityPath,
+    Explanation,
+    Feedback,
+    History,
+    Link,
+    Memory,
+    Neighbourhood,
+    PredicateSchema,
+    Resolution,
+    Review,
+    SearchResults,
+    StoredMemory,
+    Supersession,
+)
 from credence_client.retry import Retry
 
 T = TypeVar("T")
@@ -34,14 +53,15 @@ class Credence:
     `idempotency_key=` to a write to keep one key across your own retries (after a lost connection)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None, http: httpx.Client | None = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None,
+                 http: httpx.Client | None = None) -> None:
         self._headers = headers(api_key, actor)
         self._retry = retry or Retry()
         self._owned = http is None
         self._http = http if http is not None else httpx.Client(base_url=url, timeout=timeout)
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> "Credence":
+    def from_env(cls, **overrides: Any) -> Credence:
         """CREDENCE_URL, CREDENCE_API_KEY and CREDENCE_ACTOR; keyword arguments win."""
         return cls(**{**from_environment(), **overrides})
 
@@ -49,7 +69,7 @@ class Credence:
         if self._owned:
             self._http.close()
 
-    def __enter__(self) -> "Credence":
+    def __enter__(self) -> Credence:
         return self
 
     def __exit__(self, *_: object) -> None:

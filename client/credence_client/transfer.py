@@ -8,6 +8,7 @@ service keys every line by its exported id and never writes a thing twice, so re
 earlier line (or running the whole import again) is harmless."""
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -91,7 +92,8 @@ def import_file(api: Credence, agent: str, path: Path, *, resume_from: int | Non
     summary = ImportSummary(started_at_line=start)
     for first, batch in _batches(items, start, batch_lines, batch_bytes):
         try:
-            answer = api.send(Call("POST", "/v1/import", params={"agent": agent, "first_line": first}, json=batch))
+            answer: dict[str, Any] = api.send(Call("POST", "/v1/import", params={"agent": agent, "first_line": first},
+                                                   json=batch))
         except CredenceError as exc:
             raise ImportFailed(exc, path, agent, first) from exc
         summary.add(answer, len(batch))
@@ -134,9 +136,9 @@ def _items(path: Path) -> tuple[Iterator[tuple[int, Any]], int]:
         if not isinstance(listed, list):
             raise TransferError(f"{path}: a JSON document must be a list of lines or mem0's {{\"results\": [...]}}")
         return iter(enumerate(listed, start=1)), len(listed)
-    total = 0
-    for total, _ in _jsonl(path):  # a first pass: malformed JSON stops the import before it sends a line
-        pass
+    # A first pass: malformed JSON stops the import before it sends a line. Every line, blank ones
+    # too, is yielded once, so the count is the last line's number.
+    total = sum(1 for _ in _jsonl(path))
     return _jsonl(path), total
 
 
@@ -194,10 +196,8 @@ class StateFile:
         return state["next_line"]
 
     def save(self, next_line: int) -> None:
-        try:  # best effort: a read-only folder still imports, resumable by --resume-from
+        with contextlib.suppress(OSError):  # best effort: a read-only folder still imports, resumable by --resume-from
             self.path.write_text(json.dumps({**self.key, "next_line": next_line}))
-        except OSError:
-            pass
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)

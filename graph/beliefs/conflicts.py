@@ -12,7 +12,7 @@ from graph.beliefs.rivalry import conflict_rows, may_have_rivals, me_of, unrecor
 from graph.core.checks import check_choice, check_limit, check_note
 from graph.core.errors import NotFound, StateConflict
 from graph.core.tenancy import check_agent
-from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
 from graph.core.vocab import ACTIVE, ARCHIVED, RESOLUTION_ACTIONS, SUPERSEDED
 from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
@@ -57,7 +57,7 @@ def conflict_view(row: dict[str, Any]) -> ConflictView:
     return ConflictView(
         id=c["id"], status=c["status"], reason=c["reason"], rule=c.get("rule"), resolution=c.get("resolution"),
         resolved_by=c.get("resolved_by"), new_trust=c["new_trust"], existing_trust=c["existing_trust"],
-        created_at=from_graph(c["created_at"]), resolved_at=from_graph(c.get("resolved_at")),
+        created_at=from_graph_required(c["created_at"]), resolved_at=from_graph(c.get("resolved_at")),
         new_id=row["new_id"], existing_id=row["existing_id"], new_status=row.get("new_status"),
         existing_status=row.get("existing_status"), new_claim=claim_from_map(row.get("new_claim")),
         existing_claim=claim_from_map(row.get("existing_claim")))

@@ -21,10 +21,10 @@ from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.timeline import Succession, place
 from graph.core.keys import slot_key
 from graph.core.timeutil import iso
+from graph.core.vocab import ACTIVE
 from graph.entities.claims import claim_entities, entity_keys_of
 from graph.memories.model import Claim
 from graph.store.gateway import Tx
-from graph.core.vocab import ACTIVE
 
 
 @dataclass

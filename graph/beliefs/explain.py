@@ -8,7 +8,7 @@ from typing import Any
 
 from graph.beliefs.trust import TrustBreakdown, age_days, compute_trust
 from graph.core.errors import NotFound
-from graph.core.timeutil import from_graph, utcnow
+from graph.core.timeutil import from_graph, from_graph_required, utcnow
 from graph.memories.model import Claim, Memory
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner
@@ -110,7 +110,8 @@ class ExplainService:
         sources = [SourceRecord(type=s["type"], ref=s["ref"], at=from_graph(s["at"])) for s in row["sources"]]
         conflicts = [ConflictRef(id=c["id"], status=c["status"], reason=c["reason"], rule=c.get("rule"),
                                  resolution=c.get("resolution"), new_trust=c.get("new_trust"),
-                                 existing_trust=c.get("existing_trust"), created_at=from_graph(c["created_at"]),
+                                 existing_trust=c.get("existing_trust"),
+                                 created_at=from_graph_required(c["created_at"]),
                                  resolved_at=from_graph(c.get("resolved_at")), role=c["role"],
                                  other_id=c.get("other_id")) for c in row["conflicts"]]
         return Explanation(

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graph import audit
+from graph.beliefs.trust import DISPUTED_BELOW, trust_now
 from graph.core.errors import NotFound
 from graph.core.keys import slot_key, source_key
-from graph.memories.records import claim_from_map
-from graph.memories.model import Provenance
-from graph.store.gateway import GraphRunner, Tx
 from graph.core.timeutil import iso, utcnow
-from graph.beliefs.trust import DISPUTED_BELOW, trust_now
 from graph.core.vocab import ACTIVE, DISPUTED
+from graph.memories.model import Provenance
+from graph.memories.records import claim_from_map
+from graph.store.gateway import GraphRunner, Tx
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,12 @@ class FeedbackService:
                 await tx.scalar("beliefs/lock_slot", agent=agent, key=slot_key(agent, claim.subject, claim.predicate),
                                 subject=claim.subject, predicate=claim.predicate, now=iso(now))
             terms = await tx.one("beliefs/attach_source", agent=agent, memory_id=memory_id,
-                                 source_key=source_key(agent, source.source, source.ref or ""), source_type=source.source,
-                                   source_ref=source.ref or "", now=iso(now))
+                                 source_key=source_key(agent, source.source, source.ref or ""),
+                                 source_type=source.source, source_ref=source.ref or "", now=iso(now))
             trust = trust_now(terms, now)
             row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=None,
                                  now=iso(now))
+            assert row is not None, "the memory was read above, in this transaction"
             old = before["memory"]
             await audit.record(tx, agent, "corroborate", actor, [memory_id],
                                before={"corroboration": old.get("corroboration"), "trust": old.get("trust")},
@@ -64,7 +65,8 @@ class FeedbackService:
 
         return await self.runner.write_tx(work)
 
-    async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str, reason: str | None) -> FeedbackResult:
+    async def _count(self, tx: Tx, agent: str, memory_id: str, actor: str, op: str,
+                     reason: str | None) -> FeedbackResult:
         now = utcnow()
         terms = await tx.optional("beliefs/add_feedback", agent=agent, memory_id=memory_id,
                             reinforce=int(op == "reinforce"), dispute=int(op == "dispute"))
@@ -74,10 +76,12 @@ class FeedbackService:
         status = DISPUTED if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == ACTIVE else None
         row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
                              now=iso(now))
+        assert row is not None, "the memory was read above, in this transaction"
         m = row["memory"]
         await audit.record(tx, agent, op, actor, [memory_id],
-                           before={"reinforcements": terms["reinforcements_before"], "disputes": terms["disputes_before"],
-                                   "trust": terms["trust_before"], "status": terms["status_before"]},
+                           before={"reinforcements": terms["reinforcements_before"],
+                                   "disputes": terms["disputes_before"], "trust": terms["trust_before"],
+                                   "status": terms["status_before"]},
                            after={"reinforcements": m["reinforcements"], "disputes": m["disputes"], "trust": trust,
                                   "status": m["status"], **({"reason": reason} if reason else {})})
         return FeedbackResult(memory_id, m["reinforcements"], m["disputes"], m["corroboration"], trust, trust,

@@ -19,7 +19,6 @@ from datetime import datetime
 
 from graph.core.vocab import ACTIVE, QUARANTINED, USER_SOURCES
 
-
 NEWER_VALID_TIME, OLDER_VALID_TIME = "newer_valid_time", "older_valid_time"
 
 

@@ -8,13 +8,12 @@ from datetime import datetime
 
 from graph.core.checks import check_choice
 from graph.core.errors import InvalidInput, NotFound
-from graph.core.tenancy import check_agent
-from graph.memories.claims import MAX_PREDICATE
 from graph.core.keys import predicate_key
-from graph.core.vocab import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, NORMALIZER_NAMES
-from graph.store.gateway import GraphRunner, Tx
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
-
+from graph.core.vocab import CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, NORMALIZER_NAMES
+from graph.memories.claims import MAX_PREDICATE
+from graph.store.gateway import GraphRunner, Tx
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,8 @@ class PredicateService:
         names = [s.predicate for s in schemas]
         if len(set(names)) != len(names):
             raise InvalidInput("predicates", "names each predicate at most once")
-        rows = await self.runner.write("beliefs/predicates/upsert", agent=agent, rows=[s.as_row(agent) for s in schemas],
+        rows = await self.runner.write("beliefs/predicates/upsert", agent=agent,
+                                       rows=[s.as_row(agent) for s in schemas],
                                        now=iso(utcnow()))
         return [schema_from_map(r["schema"]) for r in rows]
 

@@ -7,12 +7,27 @@ from datetime import datetime
 from graph import audit
 from graph.beliefs.engine import Book, belief_of_memory, open_slots, settle
 from graph.beliefs.precedence import Contender, decide
-from graph.beliefs.rivalry import may_have_rivals, me_of, review_policy, settled_by_activation, unrecorded, conflict_rows
+from graph.beliefs.rivalry import (
+    conflict_rows,
+    may_have_rivals,
+    me_of,
+    review_policy,
+    settled_by_activation,
+    unrecorded,
+)
 from graph.core.checks import check_choice, check_note
 from graph.core.errors import NotFound, StateConflict
 from graph.core.tenancy import check_agent
-from graph.core.vocab import ACTIVE, ARCHIVED, DISPUTED, MANUAL_QUARANTINE_REASONS, QUARANTINED, REVIEW_ACTIONS, SUPERSEDED
 from graph.core.timeutil import iso, utcnow
+from graph.core.vocab import (
+    ACTIVE,
+    ARCHIVED,
+    DISPUTED,
+    MANUAL_QUARANTINE_REASONS,
+    QUARANTINED,
+    REVIEW_ACTIONS,
+    SUPERSEDED,
+)
 from graph.memories.model import Memory
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
@@ -42,10 +57,12 @@ class QuarantineService:
                 raise NotFound("memory", memory_id)
             status = current["memory"]["status"]
             if status not in QUARANTINABLE:
-                raise StateConflict(f"memory {memory_id} is {status}; only active or disputed memories can be quarantined")
+                raise StateConflict(f"memory {memory_id} is {status}; "
+                                    "only active or disputed memories can be quarantined")
             changed = await tx.optional("beliefs/set_status", agent=agent, memory_id=memory_id, status=QUARANTINED,
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
+            assert changed is not None, "the memory was read above, in this transaction"
             await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
                                after={"status": QUARANTINED, "reason": reason, "details": details})
             return memory_from_map(changed["memory"], changed["claim"])
@@ -93,7 +110,7 @@ class QuarantineService:
             verdict = decide(me, contenders, policy=policy, on_conflict="quarantine")
             known = {p["other_id"] for p in pending}
             if verdict.status == ACTIVE:
-                status, superseded = ACTIVE, ()
+                status, superseded = ACTIVE, tuple[str, ...]()
                 if book is not None and claim is not None:
                     # Its place in valid time, as on the write path: an older state activates as history.
                     state = book.state_of(claim)
@@ -105,7 +122,7 @@ class QuarantineService:
                     # As on the write path, each clash decided now is recorded, resolved (supersede or
                     # keep_both); one a pending conflict records already is settled with it.
                     book.record_conflicts(memory_id, conflict_rows(
-                        unrecorded(verdict.clashes, known), status="resolved", reason=verdict.resolution,
+                        unrecorded(verdict.clashes, known), status="resolved", reason=verdict.resolution or "supersede",
                         resolution=verdict.resolution, new_trust=me.trust))
                 settle_ids = settled_by_activation(pending, {c.existing.memory_id for c in verdict.clashes})
                 result = await self._finish(tx, agent, memory_id, status, "activated", superseded, settle_ids,

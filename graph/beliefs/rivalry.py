@@ -32,7 +32,7 @@ from typing import Any
 from graph.beliefs.precedence import Clash, Contender
 from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.trust import trust_now
-from graph.core.timeutil import from_graph
+from graph.core.timeutil import from_graph, from_graph_required
 from graph.core.vocab import DEFAULT_SOURCE, QUARANTINED
 from graph.memories.model import Claim
 
@@ -51,7 +51,7 @@ def review_policy(schema: PredicateSchema) -> str:
 def me_of(memory: dict[str, Any], claim: Claim | None, now: datetime) -> Contender:
     """A stored belief (memories/get's memory map and its claim) as a contender."""
     return Contender(memory["id"], memory["source_type"] or DEFAULT_SOURCE, trust_now(memory, now),
-                     from_graph(memory["created_at"]),
+                     from_graph_required(memory["created_at"]),
                      (claim.valid_from if claim else None) or from_graph(memory.get("event_at")),
                      claim.valid_until if claim else None)
 

@@ -16,10 +16,9 @@ from graph.beliefs.precedence import NEWER_VALID_TIME, Contender
 from graph.beliefs.predicates import PredicateSchema, schema_from_map
 from graph.beliefs.timeline import Closure, State
 from graph.beliefs.trust import trust_now
-from graph.core.timeutil import from_graph
+from graph.core.timeutil import from_graph, from_graph_required
 from graph.core.vocab import ACTIVE, DEFAULT_SOURCE, SUPERSEDED
 from graph.memories.model import Claim
-
 
 
 @dataclass
@@ -56,7 +55,7 @@ class Belief:
         return cls(id=row["id"], status=row["status"], succeeded=bool(row.get("succeeded")),
                    source_type=row.get("source_type") or DEFAULT_SOURCE, corroboration=row.get("corroboration") or 1,
                    reinforcements=row.get("reinforcements") or 0, disputes=row.get("disputes") or 0,
-                   created_at=from_graph(row["created_at"]), event_at=from_graph(row.get("event_at")),
+                   created_at=from_graph_required(row["created_at"]), event_at=from_graph(row.get("event_at")),
                    normalized_value=row["normalized_value"], exclusive=bool(row["exclusive"]), scope=row["scope"],
                    session_id=row.get("session_id"), valid_from=from_graph(row.get("valid_from")),
                    valid_until=from_graph(row.get("valid_until")), sources=set(row.get("sources") or ()))

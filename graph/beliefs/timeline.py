@@ -85,8 +85,8 @@ def place(new: Contender, verdict: Verdict, timeline: list[State], now: datetime
             continue
         old = clash.existing
         if clash.rule == NEWER_VALID_TIME and dated and new.start > old.start:
-            until = _ends_by(old.valid_until, new.start)
-            closures.append(Closure(old.memory_id, until, _status(until, now), new.memory_id, new.trust, old.trust,
+            ends = _ends_by(old.valid_until, new.start)
+            closures.append(Closure(old.memory_id, ends, _status(ends, now), new.memory_id, new.trust, old.trust,
                                     "rival"))
         else:
             superseded.append(old)

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.core.timeutil import from_graph
+from graph.core.timeutil import from_graph_required
 from graph.core.vocab import DEFAULT_SOURCE, SOURCE_TYPES
 
 SOURCE_WEIGHTS: dict[str, float] = {
@@ -54,4 +54,4 @@ def age_days(created_at: datetime, now: datetime) -> float:
 def trust_now(row: dict[str, Any], now: datetime) -> float:
     """Trust from a belief's stored terms at this moment (its recency penalty grows with age)."""
     return compute_trust(row["source_type"] or DEFAULT_SOURCE, row["corroboration"] or 1, row["reinforcements"] or 0,
-                         row["disputes"] or 0, age_days(from_graph(row["created_at"]), now)).trust
+                         row["disputes"] or 0, age_days(from_graph_required(row["created_at"]), now)).trust

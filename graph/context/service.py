@@ -17,10 +17,10 @@ from graph.context.model import Candidate, ContextQuery, ContextResult, check_co
 from graph.context.packing import pack, top
 from graph.context.tokens import TokenEstimator
 from graph.core.timeutil import utcnow
+from graph.core.vocab import SUPERSEDED
 from graph.links.expansion import Expand, Reached, related
 from graph.retrieval import Evidence, RetrievalService, SearchQuery, Visibility, Weights, check_query, score
 from graph.store.gateway import GraphRunner
-from graph.core.vocab import SUPERSEDED
 
 __all__ = ["Candidate", "ContextQuery", "ContextResult", "ContextService"]
 

@@ -1,19 +1,19 @@
 """Time in one convention: tz-aware UTC in Python, ISO-8601 'Z' strings on the wire to Cypher."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, overload
 
 from graph.core.errors import InvalidInput
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def to_utc(value: datetime) -> datetime:
     # A naive datetime from a client is taken as UTC, the only sane reading for stored facts.
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def check_instant(value: Any, field: str) -> datetime | None:
@@ -29,6 +29,12 @@ def check_instant(value: Any, field: str) -> datetime | None:
         raise InvalidInput(field, "falls outside the years 1 to 9999 once converted to UTC") from None
 
 
+@overload
+def iso(value: datetime) -> str: ...
+@overload
+def iso(value: None) -> None: ...
+@overload
+def iso(value: datetime | None) -> str | None: ...
 def iso(value: datetime | None) -> str | None:
     return None if value is None else to_utc(value).isoformat().replace("+00:00", "Z")
 
@@ -41,6 +47,13 @@ def from_graph(value: Any) -> datetime | None:
     return to_utc(native)
 
 
+def from_graph_required(value: Any) -> datetime:
+    """`from_graph` for a time every such node has (a memory's created_at, an operation's at)."""
+    instant = from_graph(value)
+    assert instant is not None, "a time the graph always holds came back null"
+    return instant
+
+
 def from_epoch_ms(value: int) -> datetime:
     """`datetime.epochMillis` from Cypher: far cheaper over Bolt than a DateTime the driver must rebuild."""
-    return datetime.fromtimestamp(value / 1000, tz=timezone.utc)
+    return datetime.fromtimestamp(value / 1000, tz=UTC)

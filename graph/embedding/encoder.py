@@ -42,10 +42,13 @@ class SentenceTransformerEmbedder:
         else:
             self.name = Path(model_path).name
         self.model = SentenceTransformer(model_path, device="cpu")
-        dimension_of = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dimensions = int(dimension_of())
+        dimension_of = (getattr(self.model, "get_embedding_dimension", None)
+                        or self.model.get_sentence_embedding_dimension)
+        dimensions, max_tokens = dimension_of(), self.model.max_seq_length
+        assert dimensions is not None and max_tokens is not None, "a sentence-embedding model declares both"
+        self.dimensions = int(dimensions)
         self.batch_size = batch_size
-        self.max_tokens = int(self.model.max_seq_length)
+        self.max_tokens = int(max_tokens)
         import torch
 
         self._torch = torch  # imported with the model, not with this module

@@ -129,7 +129,9 @@ def export(model_path: str, out: str) -> None:
     from sentence_transformers import SentenceTransformer
 
     model = SentenceTransformer(model_path, device="cpu")
-    tokenizer, transformer = model.tokenizer, model[0].auto_model.eval()
+    tokenizer, auto_model = model.tokenizer, model[0].auto_model
+    assert isinstance(auto_model, torch.nn.Module)  # torch types a module's attributes as Tensor | Module
+    transformer = auto_model.eval()
     sample = tokenizer(["hello world"], return_tensors="pt")
     names = [n for n in tokenizer.model_input_names if n in sample]
 
@@ -139,7 +141,7 @@ def export(model_path: str, out: str) -> None:
             self.transformer = transformer
 
         def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
-            named = dict(zip(names, inputs))
+            named = dict(zip(names, inputs, strict=True))
             tokens = self.transformer(**named).last_hidden_state
             mask = named["attention_mask"].unsqueeze(-1).to(tokens.dtype)
             pooled = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)

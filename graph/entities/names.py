@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 
 from graph.core.errors import InvalidInput
-
 from graph.core.values import check_unicode
 
 KINDS = ("person", "place", "organisation", "product", "other")

@@ -28,7 +28,8 @@ def evidence_from_map(m: dict[str, Any]) -> Evidence:
 def relationship_from_map(m: dict[str, Any], at: datetime) -> Relationship:
     evidence = [evidence_from_map(e) for e in m["evidence"]]
     s = standing(evidence, at)
-    return Relationship(id=m["id"], type=m["type"], source=ref_from_map(m["source"][0]), target=ref_from_map(m["target"][0]),
+    return Relationship(id=m["id"], type=m["type"], source=ref_from_map(m["source"][0]),
+                        target=ref_from_map(m["target"][0]),
                         strength=s.strength, mentions=s.mentions, trust=s.trust, first_seen=s.first_seen,
                         last_seen=s.last_seen, valid_from=s.valid_from, valid_until=s.valid_until, current=s.current,
                         memory_ids=tuple(sorted(e.memory_id for e in evidence)))

@@ -6,17 +6,25 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
+from graph import audit
 from graph.core.errors import InvalidInput, NotFound, StateConflict
-from graph.core.timeutil import iso, utcnow
-from graph.entities.model import (About, Entity, EntityDetail, EntityPath, GraphNode, Mention, Neighbourhood,
-                                  PredicateGroup, Relationship, RelationshipGroup)
-from graph.core.keys import entity_key, name_key
+from graph.core.keys import entity_key, name_key, relation_key
+from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
+from graph.entities.model import (
+    About,
+    Entity,
+    EntityDetail,
+    EntityPath,
+    GraphNode,
+    Mention,
+    Neighbourhood,
+    PredicateGroup,
+    Relationship,
+    RelationshipGroup,
+)
 from graph.entities.names import check_kind, check_name
 from graph.entities.records import entity_from_map, ref_from_map, relationship_from_map
-from graph.core.keys import relation_key
 from graph.entities.strength import Evidence, holds
-from graph.core.timeutil import from_graph
-from graph import audit
 from graph.store.gateway import GraphRunner, Tx
 
 MAX_DEPTH = 3
@@ -104,8 +112,8 @@ class EntityService:
             groups[rel.type].append(rel)
         by_predicate: dict[str, list[Mention]] = defaultdict(list)
         for m in row["memories"]:
-            window = Evidence(m["memory_id"], m["status"], 0.0, from_graph(m["created_at"]),  # type: ignore[arg-type]
-                              from_graph(m["start"]), from_graph(m.get("end")))  # type: ignore[arg-type]
+            window = Evidence(m["memory_id"], m["status"], 0.0, from_graph_required(m["created_at"]),
+                              from_graph_required(m["start"]), from_graph(m.get("end")))
             if as_of is not None and not holds(window, as_of):
                 continue
             by_predicate[m["predicate"]].append(Mention(

@@ -71,9 +71,9 @@ def standing(evidence: Sequence[Evidence], at: datetime) -> Standing:
         return Standing(0, 0.0, 0.0, None, None, None, None, False)
     trust = sum(e.trust for e in counted) / len(counted)
     last_seen = max(e.created_at for e in counted)
-    ends = [e.end for e in counted]
+    ends = [e.end for e in counted if e.end is not None]
     return Standing(mentions=len(counted), trust=round(trust, 6), strength=strength(len(counted), trust, last_seen, at),
                     first_seen=min(e.created_at for e in counted), last_seen=last_seen,
                     valid_from=min(e.start for e in counted),
-                    valid_until=None if any(end is None for end in ends) else max(ends),  # type: ignore[type-var]
+                    valid_until=max(ends) if len(ends) == len(counted) else None,  # open while any evidence is
                     current=any(holds(e, at) for e in counted))

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum
 from fnmatch import fnmatchcase
-from typing import Iterable
 
-from graph.core.vocab import SOURCE_TYPES
 from graph.core.errors import InvalidInput
 from graph.core.tenancy import check_agent
+from graph.core.vocab import SOURCE_TYPES
 
 MAX_KEY_AGENTS = 1_000
 MAX_KEY_NAME_CHARS = 200
@@ -27,7 +27,7 @@ class Role(IntEnum):
     ADMIN = 3   # hard delete and the predicate registry, within the key's agents
 
     @classmethod
-    def parse(cls, name: str) -> "Role":
+    def parse(cls, name: str) -> Role:
         try:
             return cls[name.upper()]
         except KeyError:

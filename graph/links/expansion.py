@@ -76,7 +76,9 @@ def nearest(rows: list[dict[str, Any]], limit: int = MAX_RELATED) -> Reached:
         for path in row["paths"]:
             key = (row["from_id"], path["ids"][-1])
             # A hop runs along its edge (out) when the edge starts where the hop does.
-            directions = ["out" if start == at else "in" for start, at in zip(path["starts"], path["ids"])]
+            # A path has one node more than it has edges: the zip stops at the last edge.
+            directions = ["out" if start == at else "in"
+                          for start, at in zip(path["starts"], path["ids"], strict=False)]
             rank = (len(path["kinds"]), path["ids"], path["kinds"], directions)
             if key not in best or rank < best[key][0]:
                 best[key] = (rank, path)

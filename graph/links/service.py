@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from graph.core.keys import lock_key
+from graph import audit
 from graph.core.errors import InvalidInput, NotFound, StateConflict
+from graph.core.keys import lock_key
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.links.kinds import check_user_kind
-from graph import audit
 from graph.store.gateway import GraphRunner, Tx
 
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 from graph.core.errors import CredenceError
 from graph.core.tasks import cancel_and_wait
-from graph.store.gateway import GraphRunner
 from graph.core.timeutil import iso, utcnow
+from graph.store.gateway import GraphRunner, Tx
 
 log = logging.getLogger(__name__)
 # Memories per access-count transaction. One write over every memory a tenant's searches returned in
@@ -51,13 +51,15 @@ class AccessTracker:
         pending, self._pending = self._pending, defaultdict(Counter)
         updated = 0
         for agent, counts in pending.items():
-            hits = sorted(({"id": i, "n": n} for i, n in counts.items() if n), key=lambda h: h["id"])
+            hits = [{"id": i, "n": n} for i, n in sorted(counts.items()) if n]  # by id: ids are distinct
             for start in range(0, len(hits), CHUNK):
                 chunk = hits[start:start + CHUNK]
+
+                async def record(tx: Tx, chunk: list[dict[str, object]] = chunk, agent: str = agent) -> int:
+                    return await tx.scalar("memories/record_access", agent=agent, hits=chunk, now=iso(utcnow()))
+
                 try:
-                    updated += await self.runner.write_tx(
-                        lambda tx, chunk=chunk: tx.scalar("memories/record_access", agent=agent, hits=chunk,
-                                                          now=iso(utcnow())), kind="background")
+                    updated += await self.runner.write_tx(record, kind="background")
                 except CredenceError as exc:  # advisory counts: log, drop, keep serving
                     log.warning("access counts for %d memories dropped: %s", len(chunk), exc)
         return updated

@@ -36,7 +36,8 @@ def check_claim(claim: Claim, field: str) -> None:
     if claim.session_id is not None:
         check_unicode(claim.session_id, f"{field}.session_id")
     if claim.session_id is not None and len(claim.session_id) > MAX_SESSION_ID:
-        raise InvalidInput(f"{field}.session_id", f"is {len(claim.session_id)} characters; the limit is {MAX_SESSION_ID}")
+        raise InvalidInput(f"{field}.session_id",
+                           f"is {len(claim.session_id)} characters; the limit is {MAX_SESSION_ID}")
     if claim.scope == "session" and not (claim.session_id and claim.session_id.strip()):
         raise InvalidInput(f"{field}.session_id", "is required when scope is session")
     valid_from = check_instant(claim.valid_from, f"{field}.valid_from")

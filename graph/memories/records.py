@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.memories.model import Claim, Memory, Quarantine
-from graph.core.vocab import ACTIVE, DEFAULT_SOURCE
-from graph.core.timeutil import from_graph
+from graph.core.timeutil import from_graph, from_graph_required
 from graph.core.values import loads_readable
+from graph.core.vocab import ACTIVE, DEFAULT_SOURCE
+from graph.memories.model import Claim, Memory, Quarantine
 from graph.memories.rules import MAX_METADATA_DEPTH
 
 
@@ -24,7 +24,7 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
     quarantine = None
     if m.get("quarantine_reason"):
         quarantine = Quarantine(reason=m["quarantine_reason"], details=m.get("quarantine_details"),
-                                created_at=from_graph(m.get("quarantined_at") or m["created_at"]),
+                                created_at=from_graph_required(m.get("quarantined_at") or m["created_at"]),
                                 resolution=m.get("quarantine_resolution"),
                                 resolved_at=from_graph(m.get("quarantine_resolved_at")))
     return Memory(
@@ -37,8 +37,8 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         tags=tuple(m.get("tags") or ()),
         status=m.get("status") or ACTIVE,
         version=int(m.get("version") or 1),
-        created_at=from_graph(m["created_at"]),
-        updated_at=from_graph(m.get("updated_at") or m["created_at"]),
+        created_at=from_graph_required(m["created_at"]),
+        updated_at=from_graph_required(m.get("updated_at") or m["created_at"]),
         event_at=from_graph(m.get("event_at")),
         # Neo4j properties cannot hold maps, so metadata is stored as a JSON object string. Read
         # through repair: what an older version stored must never fail the tenant's reads.

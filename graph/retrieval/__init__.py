@@ -12,9 +12,20 @@ workers and pipelines that call the domain directly) use. Each piece has one hom
 - `score(mode, evidence, memory, weights, now)`: one memory's fused relevance and four-signal
   composite (`Scored`), the same for a search candidate and a memory reached another way;
 - `check_query`: the domain's rules for a `SearchQuery`, which every public method applies."""
-from graph.retrieval.model import (MAX_AGENTS, MAX_FILTER_TAGS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_SEARCHES,
-                                   MAX_SESSION_CHARS, Hydrated, SearchHit, SearchMeta, SearchQuery, SearchResult,
-                                   check_query)
+from graph.retrieval.model import (
+                                   MAX_AGENTS,
+                                   MAX_FILTER_TAGS,
+                                   MAX_LIMIT,
+                                   MAX_QUERY_CHARS,
+                                   MAX_SEARCHES,
+                                   MAX_SESSION_CHARS,
+                                   Hydrated,
+                                   SearchHit,
+                                   SearchMeta,
+                                   SearchQuery,
+                                   SearchResult,
+                                   check_query,
+)
 from graph.retrieval.rerank import Signals, Weights
 from graph.retrieval.scoring import Evidence, Rankable, Scored, score
 from graph.retrieval.service import RetrievalService

@@ -17,5 +17,6 @@ class AcrossTenants:
 def merge(results: dict[str, SearchResult], limit: int, reranked: bool) -> AcrossTenants:
     """Ranked as within one tenant: by composite score when reranked, else by relevance; ids break ties."""
     hits = [h for r in results.values() for h in r.hits]
-    hits.sort(key=(lambda h: (-h.composite, -h.score, h.memory.id)) if reranked else (lambda h: (-h.score, h.memory.id)))
+    hits.sort(key=(lambda h: (-h.composite, -h.score, h.memory.id)) if reranked
+              else (lambda h: (-h.score, h.memory.id)))
     return AcrossTenants(hits=hits[:limit], results=results)

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graph.core.timeutil import from_epoch_ms
 from graph.retrieval import keywords
-from graph.retrieval.bm25 import bm25
-from graph.store.gateway import GraphRunner
-from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.ann_widening import after_page, first_k, next_k
+from graph.retrieval.bm25 import bm25
+from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.tenant_hints import TenantSizeHints
 from graph.retrieval.visibility import Visibility
-from graph.core.timeutil import from_epoch_ms
+from graph.store.gateway import GraphRunner
 
 UNBOUNDED = 2**31 - 1
 

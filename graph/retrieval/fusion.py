@@ -13,8 +13,9 @@ where an answer and a non-answer are equally likely. The fit's slope is then str
 strongest answers of the tuning halves (95th percentile) reach 0.99: evidence labels in
 conversations are sparse, and the plain probability of being *the* labelled turn keeps every real
 match below about 0.75, too flat for the rerank to tell an on-topic memory from a trusted
-off-topic one (bench/fusion_fit.py: TOP_ANSWER says how far is far enough). Each mode has its own fit over the signals it has, so a vector-only or
-keyword-only relevance is on the same scale as a hybrid one.
+off-topic one (bench/fusion_fit.py: TOP_ANSWER says how far is far enough). Each mode has its
+own fit over the signals it has, so a vector-only or keyword-only relevance is on the same scale
+as a hybrid one.
 
 A keyword-only candidate was not among the vector pool's best, so its cosine is taken to be the
 pool's lowest (an upper bound of its true cosine, which is known only once it is hydrated).

@@ -1,5 +1,6 @@
 """Hybrid search that explains itself: vector and full-text candidates, fused into a calibrated
-relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with explain counts on request."""
+relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with
+explain counts on request."""
 from __future__ import annotations
 
 import asyncio
@@ -9,26 +10,34 @@ from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from graph.links.expansion import related
-from graph.retrieval import keywords
-from graph.memories.access import AccessTracker
-from graph.retrieval.candidates import Candidates, CandidateSearch
-from graph.embedding.encoder import AsyncEncoder
-from graph.retrieval.fusion import best_similarity, cosine_floor, keyword_score, keyword_weight
-from graph.retrieval.funnel import funnel
-from graph.retrieval.model import (MAX_AGENTS, MAX_SEARCHES, Hydrated, SearchHit, SearchMeta, SearchQuery,
-                                   SearchResult, check_query)
-from graph.retrieval.across_tenants import AcrossTenants, merge
-from graph.core.tenancy import check_agent
 from graph.core.errors import InvalidInput
 from graph.core.tasks import cancel_and_wait
+from graph.core.tenancy import check_agent
+from graph.core.timeutil import iso, utcnow
+from graph.embedding.encoder import AsyncEncoder
+from graph.links.expansion import related
+from graph.memories.access import AccessTracker
 from graph.memories.records import memory_from_map
+from graph.retrieval import keywords
+from graph.retrieval.across_tenants import AcrossTenants, merge
+from graph.retrieval.candidates import Candidates, CandidateSearch
+from graph.retrieval.cosine_scale import CosineScale
+from graph.retrieval.funnel import funnel
+from graph.retrieval.fusion import best_similarity, cosine_floor, keyword_score, keyword_weight
+from graph.retrieval.model import (
+    MAX_AGENTS,
+    MAX_SEARCHES,
+    Hydrated,
+    SearchHit,
+    SearchMeta,
+    SearchQuery,
+    SearchResult,
+    check_query,
+)
 from graph.retrieval.rerank import Signals, Weights
 from graph.retrieval.scoring import Evidence, score
 from graph.retrieval.visibility import Visibility
 from graph.store.gateway import GraphRunner
-from graph.retrieval.cosine_scale import CosineScale
-from graph.core.timeutil import iso, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +123,8 @@ class RetrievalService:
             except InvalidInput as exc:
                 raise InvalidInput(f"searches[{i}].{exc.field}", exc.message) from None
         embeddings = await self.encoder.encode([q.text for q in queries])
-        return list(await asyncio.gather(*(self._search(q, e.tolist()) for q, e in zip(queries, embeddings))))
+        return list(await asyncio.gather(*(self._search(q, e.tolist())
+                                           for q, e in zip(queries, embeddings, strict=True))))
 
     async def search_agents(self, query: SearchQuery, agents: list[str]) -> AcrossTenants:
         """Administrators: the same search in several tenants, each one filtered inside its own queries."""
@@ -128,7 +138,7 @@ class RetrievalService:
             raise InvalidInput("agents", f"names {len(agents)} agents; the limit is {MAX_AGENTS}")
         embedding = await self.embed(query.text)
         results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
-        return merge(dict(zip(agents, results)), query.limit, reranked=query.rerank is not None)
+        return merge(dict(zip(agents, results, strict=True)), query.limit, reranked=query.rerank is not None)
 
     async def hydrate(self, ids: list[str], embedding: list[float], visibility: Visibility) -> dict[str, Hydrated]:
         """The memories behind `ids` that `visibility` shows, by id, in one query: each with its claim,

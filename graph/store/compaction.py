@@ -29,14 +29,14 @@ ARCADEDB_STEPS = (
     ("server", f"open database {DATABASE}"),
 )
 NEO4J_REMAINS = (
-    "transaction logs (data/transactions): kept to two files of 32 MB after the current one "
-    "(db.tx_log.rotation.*), so a deleted text leaves them after about 64 MB of later writes",
-    "store files (neostore.propertystore.db.strings and others): deleted records are marked unused and "
-    "their bytes stay until Neo4j reuses the space for new records",
-    "the full-text index (schema/index/fulltext-*): Lucene keeps deleted documents until it merges "
-    "their segments",
-    "to remove all of it now: export every tenant (`credence export`), start a service on a fresh data "
-    "directory, import them (`credence import`), and delete the old directory",
+    ("transaction logs (data/transactions): kept to two files of 32 MB after the current one "
+     "(db.tx_log.rotation.*), so a deleted text leaves them after about 64 MB of later writes"),
+    ("store files (neostore.propertystore.db.strings and others): deleted records are marked unused and "
+     "their bytes stay until Neo4j reuses the space for new records"),
+    ("the full-text index (schema/index/fulltext-*): Lucene keeps deleted documents until it merges "
+     "their segments"),
+    ("to remove all of it now: export every tenant (`credence export`), start a service on a fresh data "
+     "directory, import them (`credence import`), and delete the old directory"),
 )
 
 

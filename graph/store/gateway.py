@@ -12,8 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, AsyncSession
-from neo4j.exceptions import (ClientError, ConnectionPoolError, ConstraintError, ServiceUnavailable, SessionExpired,
-                              TransientError)
+from neo4j.exceptions import (
+    ClientError,
+    ConnectionPoolError,
+    ConstraintError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from graph.core.errors import BackendUnavailable, Contention
 from graph.store.registry import SHAPES, QueryRegistry
@@ -37,7 +43,7 @@ VANISHED_RECORD = "Neo.ClientError.Statement.EntityNotFound"
 # A step run first in every write transaction started in this context, and retried with it. The
 # HTTP layer sets one per request that carries an Idempotency-Key (graph/idempotency): the record
 # is then part of the request's write and commits with it or not at all.
-write_hook: ContextVar[Callable[["Tx"], Awaitable[None]] | None] = ContextVar("write_hook", default=None)
+write_hook: ContextVar[Callable[[Tx], Awaitable[None]] | None] = ContextVar("write_hook", default=None)
 
 # What a unit of work is for decides how long it may keep retrying after collisions.
 Kind = Literal["read", "write", "background"]

@@ -97,7 +97,7 @@ class QueryRegistry:
             body = fragment.read_text().splitlines()
             while body and body[0].lstrip().startswith("//"):
                 body.pop(0)
-            lines += self._expand(name, "\n".join(body), within + (included,)).splitlines()
+            lines += self._expand(name, "\n".join(body), (*within, included)).splitlines()
         return "\n".join(lines) + "\n"
 
     def statements(self, name: str, suffix: str) -> list[str]:
@@ -107,7 +107,10 @@ class QueryRegistry:
 
 
 def _parse(name: str, source: str) -> Query:
-    doc, params, shape, body = [], None, None, []
+    doc: list[str] = []
+    body: list[str] = []
+    params: frozenset[str] | None = None
+    shape: str | None = None
     for line in source.splitlines():
         stripped = line.strip()
         if not body and stripped.startswith("//"):

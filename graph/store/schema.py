@@ -8,9 +8,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from graph.store.backends.connect import Backend
 from graph.core.errors import SchemaMismatch
 from graph.core.tenant_token import tenant_token
+from graph.store.backends.connect import Backend
 from graph.store.gateway import GraphRunner
 
 log = logging.getLogger(__name__)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from graph.core.timeutil import iso, utcnow
 from graph.core.tenancy import check_agent
+from graph.core.timeutil import iso, utcnow
 from graph.store.gateway import GraphRunner
 from graph.transfer import format as fmt
 

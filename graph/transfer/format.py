@@ -121,7 +121,7 @@ def edge_lines(from_id: str, edges: list[dict[str, Any]]) -> list[dict[str, Any]
                 **{k: _plain(props.get(k)) for k in EDGE_PROPERTIES.get(e["type"], ())},
                 **_extra(props, EDGE_PROPERTIES.get(e["type"], ()))}
         lines.append(line)
-    return sorted(lines, key=lambda l: (l["type"], l["to"], l.get("at") or ""))
+    return sorted(lines, key=lambda line: (line["type"], line["to"], line.get("at") or ""))
 
 
 def conflict_line(c: dict[str, Any], involves: list[dict[str, Any]]) -> dict[str, Any]:

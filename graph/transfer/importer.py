@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from graph.core.errors import InvalidInput, StateConflict
-from graph.core.timeutil import utcnow
-from graph.embedding.encoder import AsyncEncoder
 from graph.audit import DEFAULT_ACTOR
+from graph.core.errors import InvalidInput, StateConflict
 from graph.core.keys import source_key
 from graph.core.tenancy import check_agent
+from graph.core.timeutil import utcnow
+from graph.embedding.encoder import AsyncEncoder
 from graph.entities.claims import about_rows
 from graph.store.gateway import GraphRunner, Tx
 from graph.transfer import lines as parse_lines
@@ -69,7 +69,7 @@ class ImportService:
         fresh = [m for m in batch.memories if m["id"] not in held]
         if fresh:
             vectors = await self.encoder.encode([m["props"]["text"] for m in fresh])
-            for m, vector in zip(fresh, vectors):
+            for m, vector in zip(fresh, vectors, strict=True):
                 m["props"]["embedding"] = vector.tolist()
         created: Counter[str] = Counter()
 
@@ -88,8 +88,8 @@ class ImportService:
                     raise StateConflict(f"memory {missing_vector[0]} was deleted while this batch was being "
                                         "imported; send the batch again")
                 new = [m for m in batch.memories if m["id"] in made]
-                claims = [{"memory_id": m["id"], "claim": m["claim"], "about": about_rows(agent, m["claim"], m["about"])}
-                          for m in new if m["claim"]]
+                claims = [{"memory_id": m["id"], "claim": m["claim"],
+                           "about": about_rows(agent, m["claim"], m["about"])} for m in new if m["claim"]]
                 if claims:
                     await tx.scalar("transfer/import/claims", agent=agent, rows=claims)
                 sources = [{"memory_id": m["id"], "key": source_key(agent, s["type"], s["ref"]), **s}
@@ -175,7 +175,7 @@ def _no_repeats(batch: Batch) -> None:
                         (batch.predicates, "predicate")):
         seen: set[str] = set()
         for item in items:
-            key = item.get("id") or item.get("key")
+            key = item.get("id") or item["key"]  # a predicate line has a key, every other line an id
             if key in seen:
                 raise InvalidInput(f"line {item['line']}", f"repeats {what} {key.split(chr(31))[-1]} of an earlier "
                                                            "line of this batch")

@@ -7,24 +7,37 @@ import math
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, overload
 
-from graph.core.keys import predicate_key, slot_key
-from graph.memories.claims import check_claim
-
-
-from graph.beliefs.trust import compute_trust
-from graph.core.vocab import (CARDINALITIES, CONFLICT_POLICIES, DEDUP_POLICIES, DEFAULT_SOURCE, NORMALIZER_NAMES,
-                              SOURCE_TYPES)
-from graph.core.tenant_token import tenant_token
-from graph.core.errors import InvalidInput
-from graph.core.timeutil import iso, to_utc
-from graph.core.vocab import ACTIVE, STATUSES
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
 from graph.audit import audit_json
+from graph.beliefs.trust import compute_trust
+from graph.core.errors import InvalidInput
+from graph.core.keys import predicate_key, slot_key
+from graph.core.tenant_token import tenant_token
+from graph.core.timeutil import iso, to_utc
+from graph.core.vocab import (
+    ACTIVE,
+    CARDINALITIES,
+    CONFLICT_POLICIES,
+    DEDUP_POLICIES,
+    DEFAULT_SOURCE,
+    NORMALIZER_NAMES,
+    SOURCE_TYPES,
+    STATUSES,
+)
+from graph.memories.claims import check_claim
 from graph.memories.model import Claim
-from graph.memories.rules import (MAX_REF_CHARS, check_category, check_importance, check_memory_type,
-                                  check_optional_str, check_tags, check_text, metadata_json)
+from graph.memories.rules import (
+    MAX_REF_CHARS,
+    check_category,
+    check_importance,
+    check_memory_type,
+    check_optional_str,
+    check_tags,
+    check_text,
+    metadata_json,
+)
 from graph.transfer import format as fmt
 from graph.transfer import mem0
 
@@ -160,6 +173,10 @@ def _unit(value: Any, name: str, *, default: float | None = None) -> float | Non
     return float(value)
 
 
+@overload
+def _choice(value: Any, name: str, choices: tuple[str, ...], *, default: str) -> str: ...
+@overload
+def _choice(value: Any, name: str, choices: tuple[str, ...], *, default: None = None) -> str | None: ...
 def _choice(value: Any, name: str, choices: tuple[str, ...], *, default: str | None = None) -> str | None:
     if value is None:
         return default
@@ -192,6 +209,7 @@ def _header(item: dict[str, Any]) -> None:
 def _predicate(item: dict[str, Any], agent: str) -> dict[str, Any]:
     _known(item, "predicate", (*fmt.PREDICATE_VALUES, *fmt.PREDICATE_TIMES))
     name = _text(item.get("predicate"), "predicate.predicate", 100, required=True)
+    assert name is not None  # required
     props = {"predicate": name,
              "cardinality": _choice(item.get("cardinality"), "predicate.cardinality", CARDINALITIES,
                                     default=CARDINALITIES[0]),
@@ -248,16 +266,17 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
             "sources": [_source(s, f"memory.sources[{i}]") for i, s in enumerate(sources)]}
 
 
-def _claim(value: Any) -> tuple[dict[str, Any] | None, list[dict[str, str]]]:
+def _claim(value: Any) -> tuple[dict[str, Any] | None, list[dict[str, str | None]]]:
     if value is None:
         return None, []
     if not isinstance(value, dict):
         raise InvalidInput("memory.claim", "must be an object or null")
     _known(value, "memory.claim", (*fmt.CLAIM_VALUES, *fmt.CLAIM_TIMES, "about"))
     times = {k: _time(value.get(k), f"memory.claim.{k}") for k in fmt.CLAIM_TIMES}
-    claim = Claim(subject=value.get("subject"), predicate=value.get("predicate"), value=value.get("value"),
-                  exclusive=value.get("exclusive", True), scope=value.get("scope", "global"),
-                  session_id=value.get("session_id"),
+    raw: Any = value  # unchecked JSON until check_claim below, which names any field of the wrong type
+    claim = Claim(subject=raw.get("subject"), predicate=raw.get("predicate"), value=raw.get("value"),
+                  exclusive=raw.get("exclusive", True), scope=raw.get("scope", "global"),
+                  session_id=raw.get("session_id"),
                   valid_from=datetime.fromisoformat(times["valid_from"]) if times["valid_from"] else None,
                   valid_until=datetime.fromisoformat(times["valid_until"]) if times["valid_until"] else None)
     check_claim(claim, "memory.claim")
@@ -272,9 +291,9 @@ def _claim(value: Any) -> tuple[dict[str, Any] | None, list[dict[str, str]]]:
             raise InvalidInput(where, "must be an object with exactly role and name")
         checked.append({"role": _choice(a["role"], f"{where}.role", fmt.ENTITY_ROLES),
                         "name": _text(a["name"], f"{where}.name", MAX_ENTITY, required=True)})
-    props = {"subject": claim.subject, "predicate": claim.predicate, "value": claim.value,
-             "normalized_value": normalized, "exclusive": claim.exclusive, "scope": claim.scope,
-             "session_id": claim.session_id, **times}
+    props: dict[str, Any] = {"subject": claim.subject, "predicate": claim.predicate, "value": claim.value,
+                             "normalized_value": normalized, "exclusive": claim.exclusive, "scope": claim.scope,
+                             "session_id": claim.session_id, **times}
     return props, checked
 
 

@@ -11,8 +11,8 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from graph.core.keys import scoped
 from graph.core.errors import InvalidInput
+from graph.core.keys import scoped
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import ACTIVE
 

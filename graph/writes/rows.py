@@ -8,8 +8,8 @@ from graph.beliefs.trust import compute_trust
 from graph.core.keys import source_key
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso
-from graph.memories.model import Claim, NewMemory
 from graph.core.vocab import ACTIVE, QUARANTINED
+from graph.memories.model import Claim, NewMemory
 
 
 def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dict[str, Any]:

@@ -26,13 +26,13 @@ from graph.beliefs.trust import compute_trust
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
 from graph.core.timeutil import iso, utcnow
+from graph.core.vocab import ACTIVE, QUARANTINED, SUPERSEDED
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import NewMemory, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
-from graph.core.vocab import ACTIVE, QUARANTINED, SUPERSEDED
 
 
 @dataclass
@@ -66,13 +66,15 @@ class WriteService:
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
-            raise InvalidInput(field_prefix or "memories", f"holds {len(items)} memories; the limit is {self.max_batch}")
+            raise InvalidInput(field_prefix or "memories",
+                               f"holds {len(items)} memories; the limit is {self.max_batch}")
         # The domain's own rules (graph/memories/rules.py), whoever the caller is.
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
         vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [memory_row(item, values, vector, now) for item, values, vector in zip(items, checked, vectors)]
+        rows = [memory_row(item, values, vector, now)
+                for item, values, vector in zip(items, checked, vectors, strict=True)]
         tenants: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             tenants.setdefault(item.agent, []).append(i)
@@ -208,8 +210,8 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
         "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason}))
     if superseded:
         log.append(Entry("supersede", actor, [memory_id, *superseded],
-                         before={"status": {i: ACTIVE for i in superseded}},
-                         after={"status": {i: SUPERSEDED for i in superseded}, "by": memory_id}))
+                         before={"status": dict.fromkeys(superseded, ACTIVE)},
+                         after={"status": dict.fromkeys(superseded, SUPERSEDED), "by": memory_id}))
     if verdict.status == QUARANTINED:
         log.append(Entry("quarantine", actor, [memory_id],
                          after={"reason": verdict.quarantine_reason, "details": details}))

@@ -280,7 +280,8 @@ def test_a_key_claims_only_the_sources_it_was_issued_for(client, agent):
     allowed = client.post("/v1/memories", headers=bearer(model), json={"agent": agent, "text": "Seems to like tea"})
     assert allowed.status_code == 201 and allowed.json()["source_type"] == "inference"
     assert client.post("/v1/memories", headers=bearer(model), json={
-        "agent": agent, "text": "The weather API said rain", "provenance": {"source": "tool_output"}}).status_code == 201
+        "agent": agent, "text": "The weather API said rain",
+        "provenance": {"source": "tool_output"}}).status_code == 201
 
 
 def test_a_key_source_list_is_checked(client, agent):

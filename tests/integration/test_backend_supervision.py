@@ -2,8 +2,8 @@
 directory and its promises (fast 503s meanwhile, then everything acknowledged before is there)."""
 from __future__ import annotations
 
-import signal
 import os
+import signal
 import time
 
 import httpx

@@ -18,7 +18,8 @@ def tenant(client, agent):
     other = store(client, agent, "The user lives in Oslo")
     assert client.post(f"/v1/memories/{memory['id']}/links",
                        json={"agent": agent, "type": "SUPPORTS", "to": other["id"]}).status_code == 201
-    assert client.put("/v1/predicates/lives_in", params={"agent": agent}, json={"cardinality": "single"}).status_code == 200
+    assert client.put("/v1/predicates/lives_in", params={"agent": agent},
+                      json={"cardinality": "single"}).status_code == 200
     return {"agent": agent, "memory": memory["id"], "other": other["id"]}
 
 

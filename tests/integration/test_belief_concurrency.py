@@ -26,8 +26,8 @@ def test_twenty_parallel_conflicting_writes_leave_one_active_value(client, agent
     assert active[0]["trust"] == max(r["trust"] for r in rows)
     assert {r["status"] for r in rows} <= {"active", "superseded", "quarantined"}
     # Every supersession edge points from an equal-or-more trusted belief to a less-or-equal one.
-    edges = cypher("MATCH (n:Memory {agent: $a})-[s:SUPERSEDES]->(o:Memory) RETURN s.new_trust AS new, s.old_trust AS old",
-                   a=agent)
+    edges = cypher("MATCH (n:Memory {agent: $a})-[s:SUPERSEDES]->(o:Memory) "
+                   "RETURN s.new_trust AS new, s.old_trust AS old", a=agent)
     assert all(e["new"] >= e["old"] for e in edges)
 
 

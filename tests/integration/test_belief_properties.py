@@ -41,7 +41,8 @@ feedback = st.fixed_dictionaries({"op": st.just("feedback"), "action": st.sample
 quarantine = st.fixed_dictionaries({"op": st.just("quarantine"), "pick": st.integers(0, 15)})
 review = st.fixed_dictionaries({"op": st.just("review"), "action": st.sampled_from(["activate", "activate", "reject"]),
                                 "pick": st.integers(0, 15)})
-resolve = st.fixed_dictionaries({"op": st.just("resolve"), "action": st.sampled_from(["supersede", "reject", "keep_both"]),
+resolve = st.fixed_dictionaries({"op": st.just("resolve"),
+                                 "action": st.sampled_from(["supersede", "reject", "keep_both"]),
                                  "pick": st.integers(0, 15)})
 step = st.one_of(write, write, write, feedback, quarantine, review, review, resolve, resolve)
 

@@ -153,7 +153,8 @@ def test_activation_that_supersedes_records_the_conflict_as_the_write_path_does(
     result = review(client, agent, flagged["id"], "activate")
     assert result["superseded"] == [older["id"]]
     [conflict] = conflicts_between(client, agent, flagged["id"], older["id"])
-    assert (conflict["status"], conflict["resolution"], conflict["rule"]) == ("resolved", "supersede", "user_correction")
+    assert (conflict["status"], conflict["resolution"], conflict["rule"]) == \
+        ("resolved", "supersede", "user_correction")
 
 
 def test_activation_leaves_the_conflict_of_a_belief_still_waiting_on_it_pending(client, agent):

@@ -7,7 +7,7 @@ the closed windows and the SUPERSEDES chain do not depend on the order."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -49,12 +49,13 @@ def slot(cypher, agent, predicate="time_zone") -> dict[str, dict]:
 
 
 def day(value) -> str | None:
-    return None if value is None else value.to_native().astimezone(timezone.utc).date().isoformat()
+    return None if value is None else value.to_native().astimezone(UTC).date().isoformat()
 
 
 def chain(cypher, agent) -> set[tuple[str, str, str]]:
     rows = cypher("MATCH (n:Memory {agent: $a})-[s:SUPERSEDES]->(o:Memory) MATCH (n)-[:ASSERTS]->(nc:Claim) "
-                  "MATCH (o)-[:ASSERTS]->(oc:Claim) RETURN nc.value AS new, oc.value AS old, s.reason AS reason", a=agent)
+                  "MATCH (o)-[:ASSERTS]->(oc:Claim) RETURN nc.value AS new, oc.value AS old, s.reason AS reason",
+                  a=agent)
     return {(r["new"], r["old"], r["reason"]) for r in rows}
 
 
@@ -79,8 +80,8 @@ def test_late_writes_of_older_states_become_history_in_valid_time_order(client, 
     assert (states[NEW_ZEALAND]["valid_until"], states[JAPAN]["valid_until"], states[INDIA]["valid_until"]) == \
         ("2026-06-27", "2026-05-20", "2026-05-13")
     # One SUPERSEDES chain in valid-time order, not arrival order.
-    assert chain(cypher, agent) == {(PACIFIC, NEW_ZEALAND, "newer_valid_time"), (NEW_ZEALAND, JAPAN, "newer_valid_time"),
-                                    (JAPAN, INDIA, "newer_valid_time")}
+    assert chain(cypher, agent) == {(PACIFIC, NEW_ZEALAND, "newer_valid_time"),
+                                    (NEW_ZEALAND, JAPAN, "newer_valid_time"), (JAPAN, INDIA, "newer_valid_time")}
     memory = client.get(f"/v1/memories/{nz['id']}", params={"agent": agent}).json()
     assert (memory["status"], memory["claim"]["valid_until"][:10], memory["valid_until"][:10]) == \
         ("superseded", "2026-06-27", "2026-06-27")
@@ -179,9 +180,9 @@ def expected_history(states: list[tuple[str, str, str | None]]) -> tuple[dict, s
     starts (unless its own window ended before); closed by a successor, it is history (superseded)
     once that start has passed, and the successor SUPERSEDES it."""
     ordered = sorted(states, key=lambda s: s[1])
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
     out, edges = {}, set()
-    for i, (value, start, until) in enumerate(ordered):
+    for i, (value, _start, until) in enumerate(ordered):
         nxt = ordered[i + 1] if i + 1 < len(ordered) else None
         if nxt and (until is None or until > nxt[1]):
             out[value] = ("superseded" if nxt[1] <= today else "active", nxt[1])
@@ -265,7 +266,8 @@ def test_record_time_is_kept_on_the_memory(client, agent, cypher):
         "m.superseded_reason AS reason, m.closed_at AS closed_at, m.asserted_valid_until AS asserted", a=agent)}
     closed = rows[pacific["id"]]
     assert closed["reason"] == "newer_valid_time" and closed["asserted"] is None
-    assert closed["superseded_at"] == closed["closed_at"] and closed["superseded_at"] >= rows[berlin["id"]]["created_at"]
+    assert closed["superseded_at"] == closed["closed_at"]
+    assert closed["superseded_at"] >= rows[berlin["id"]]["created_at"]
     born_history = rows[india["id"]]
     assert born_history["superseded_at"] == born_history["created_at"] and born_history["reason"] == "newer_valid_time"
     assert rows[berlin["id"]]["superseded_at"] is None

@@ -8,14 +8,22 @@ import threading
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import anyio
 import httpx
-
 import pytest
 
-from credence_client import (AsyncCredence, Conflict, Credence, CredenceAPIError, InvalidInput, NotFound, Retry,
-                             Unavailable)
+from credence_client import (
+    AsyncCredence,
+    Conflict,
+    Credence,
+    CredenceAPIError,
+    InvalidInput,
+    NotFound,
+    Retry,
+    Unavailable,
+)
 from credence_client.cli import main
 from credence_client.endpoints import Call
 
@@ -204,7 +212,7 @@ class Flaky(BaseHTTPRequestHandler):
     backend is down) to the first `failures` requests, then 200. It notes each request's
     Idempotency-Key."""
     failures, retry_after, seen = 0, "0", 0
-    keys: list = []
+    keys: ClassVar[list] = []
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length") or 0))

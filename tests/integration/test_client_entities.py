@@ -108,7 +108,8 @@ def test_operators_update_and_merge_entities_through_the_client(api, agent):
     assert api.entity_named(agent, "IBM Corp").id == ibm.id
     works = api.about(agent, ibm.id).relationships
     assert sorted(edge(r) for g in works for r in g.relationships) == [
-        ("Dana", "works_at", "International Business Machines"), ("user", "works_at", "International Business Machines")]
+        ("Dana", "works_at", "International Business Machines"),
+        ("user", "works_at", "International Business Machines")]
     assert [e.name for e in api.entities(agent, kind="organisation")] == ["International Business Machines"]
 
 
@@ -162,7 +163,8 @@ def test_the_command_line_answers_about_entities_by_name(api, agent, capsys):
     assert [r["target"]["name"] for g in json.loads(out)["relationships"] for r in g["relationships"]] == ["Initech"]
 
     code, out, _ = cli(api, capsys, "path", agent, "Seattle", "Paris")
-    assert code == 0 and [e["name"] for e in json.loads(out)["entities"]] == ["Seattle", "Acme", "user", "Dana", "Paris"]
+    assert code == 0
+    assert [e["name"] for e in json.loads(out)["entities"]] == ["Seattle", "Acme", "user", "Dana", "Paris"]
     code, out, _ = cli(api, capsys, "neighbourhood", agent, "Dana", "--depth", "2")
     assert code == 0 and sorted(n["entity"]["name"] for n in json.loads(out)["nodes"]) == [
         "Acme", "Dana", "Paris", "user"]

@@ -29,7 +29,7 @@ class Comparison:
 
     def accepts(self, mine: dict[str, Any], sent: dict[str, Any]) -> bool:
         """Does the client's schema `mine` take every value the service's `sent` allows?"""
-        if not mine or mine.get("type") is None and "$ref" not in mine:
+        if not mine or (mine.get("type") is None and "$ref" not in mine):
             return True  # Any
         kind = "object" if "$ref" in sent else sent.get("type")
         if "$ref" in mine:  # a nested client model reads exactly that component

@@ -91,8 +91,8 @@ def test_without_a_budget_the_top_max_memories_grouped_by_type(client, agent):
 
 
 def test_validity_windows_and_history_are_marked(client, agent):
-    store(client, agent, "The user lives in Porto", claim={"subject": "user", "predicate": "lives_in", "value": "Porto"},
-          provenance={"source": "user_explicit"})
+    store(client, agent, "The user lives in Porto",
+          claim={"subject": "user", "predicate": "lives_in", "value": "Porto"}, provenance={"source": "user_explicit"})
     store(client, agent, "The user lives in Lisbon", claim={"subject": "user", "predicate": "lives_in",
                                                              "value": "Lisbon"}, provenance={"source": "user_explicit"})
     store(client, agent, "The user works at a Lisbon startup", claim={
@@ -112,7 +112,8 @@ def test_the_pool_expands_one_hop_along_links(client, agent):
     # Closer to the query than the two above, so they fill the rest of the pool of 2 x max_memories.
     store_many(client, agent, [f"Gardening note {i}: water the tomatoes before the trip" for i in range(40)])
     small = {"max_memories": 1, "max_tokens": 2000}  # a pool of 2, and room for everything in it
-    assert {reason["id"], effect["id"]}.isdisjoint(m["id"] for m in context(client, agent, "Lisbon trip", **small)["memories"])
+    assert {reason["id"], effect["id"]}.isdisjoint(
+        m["id"] for m in context(client, agent, "Lisbon trip", **small)["memories"])
 
     link = client.post(f"/v1/memories/{reason['id']}/links", json={"agent": agent, "type": "CAUSES", "to": trip["id"]})
     assert link.status_code == 201, link.text
@@ -129,7 +130,8 @@ def test_the_pool_expands_one_hop_along_links(client, agent):
     gone = client.delete(f"/v1/memories/{reason['id']}/links/CAUSES/{trip['id']}", params={"agent": agent})
     assert gone.status_code == 204
     assert reason["id"] not in {m["id"] for m in context(client, agent, "Lisbon trip", **small)["memories"]}
-    assert_problem(client.delete(f"/v1/memories/{reason['id']}/links/CAUSES/{trip['id']}", params={"agent": agent}), 404)
+    assert_problem(client.delete(f"/v1/memories/{reason['id']}/links/CAUSES/{trip['id']}",
+                                 params={"agent": agent}), 404)
 
 
 def test_expansion_follows_supersedes_only_to_active_memories(client, agent):

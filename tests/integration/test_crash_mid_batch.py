@@ -7,6 +7,7 @@ Each round kills at a different point of a batch's life (measured on an uninterr
 so some kills land while the memories are embedded and some while the transaction writes."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -60,10 +61,8 @@ class Service:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         for pid in children:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         self.process.wait(30)
         wait_gone(self.backend, self.data)
 

@@ -13,8 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.retrieval.bm25 import B, K1
 from graph.retrieval import SearchQuery, Visibility
+from graph.retrieval.bm25 import K1, B
 from tests.conftest import backend_test_settings
 from tests.helpers import search, store, store_many
 

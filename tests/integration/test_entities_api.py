@@ -182,7 +182,8 @@ def test_merge_folds_twin_relations_into_one(client, agent):
     third = claim(client, agent, "user", "colleague", "Lee")
     claim(client, agent, "user", "employer", "Acme Co", source="document")
     acme, co = entity(client, agent, "Acme"), entity(client, agent, "Acme Co")
-    assert client.post("/v1/entities:merge", json={"agent": agent, "keep": acme["id"], "merge": co["id"]}).status_code == 200
+    assert client.post("/v1/entities:merge",
+                       json={"agent": agent, "keep": acme["id"], "merge": co["id"]}).status_code == 200
     rels = {edge(r): r for r in relationships(client, agent, "Acme")}
     assert set(rels) == {("user", "works_at", "Acme"), ("Lee", "works_at", "Acme")}
     assert first["id"] in rels[("user", "works_at", "Acme")]["memory_ids"]
@@ -201,10 +202,12 @@ def test_known_aliases_resolve_new_claims_and_an_alias_of_another_entity_is_refu
     assert response.json()["aliases"] == ["IBM", "Big Blue"]
     claim(client, agent, "Sam", "employer", "IBM")
     assert entity(client, agent, "ibm")["id"] == ibm["id"]
-    assert {edge(r) for r in relationships(client, agent, "Sam")} == {("Sam", "works_at", "International Business Machines")}
+    assert {edge(r) for r in relationships(client, agent, "Sam")} == \
+        {("Sam", "works_at", "International Business Machines")}
     assert_problem(client.patch(f"/v1/entities/{ibm['id']}", json={"agent": agent, "add_aliases": ["dana"]}), 409)
     assert_problem(client.patch(f"/v1/entities/{dana['id']}", json={"agent": agent, "kind": "planet"}), 422, "kind")
-    assert client.patch(f"/v1/entities/{dana['id']}", json={"agent": agent, "kind": "person"}).json()["kind"] == "person"
+    assert client.patch(f"/v1/entities/{dana['id']}",
+                        json={"agent": agent, "kind": "person"}).json()["kind"] == "person"
 
 
 def test_tenants_never_see_each_others_entities(client, agent):
@@ -230,10 +233,12 @@ def test_hard_delete_removes_the_memory_evidence_and_what_only_it_named(client, 
     # Another slot whose predicate maps to the same relation: a second memory evidencing it.
     paris_memory = claim(client, agent, "Dana", "city", "Paris")
     only = claim(client, agent, "Dana", "born_in", "Lyon")
-    assert client.delete(f"/v1/memories/{only['id']}", params={"agent": agent, "hard": "true"}).status_code in (200, 204)
+    assert client.delete(f"/v1/memories/{only['id']}",
+                         params={"agent": agent, "hard": "true"}).status_code in (200, 204)
     assert client.get("/v1/entities", params={"agent": agent, "name": "Lyon"}).json()["entities"] == []
     assert ("Dana", "born_in", "Lyon") not in {edge(r) for r in relationships(client, agent, "Dana")}
-    assert client.delete(f"/v1/memories/{paris_memory['id']}", params={"agent": agent, "hard": "true"}).status_code in (200, 204)
+    assert client.delete(f"/v1/memories/{paris_memory['id']}",
+                         params={"agent": agent, "hard": "true"}).status_code in (200, 204)
     [lives] = [r for r in relationships(client, agent, "Dana") if r["type"] == "lives_in"]
     assert paris_memory["id"] not in lives["memory_ids"] and len(lives["memory_ids"]) == 1
     left = cypher("MATCH (r:Relation {agent: $agent}) WHERE NOT EXISTS { (:Memory)-[:EVIDENCES]->(r) } "
@@ -285,7 +290,8 @@ def test_parallel_claims_share_one_entity_and_one_relation(client, agent, cypher
         subject, predicate = job
         return client.post("/v1/memories", json={
             "agent": agent, "text": f"{subject} {predicate} Acme",
-            "claim": {"subject": subject, "predicate": predicate, "value": "ACME" if predicate == "company" else "Acme"}})
+            "claim": {"subject": subject, "predicate": predicate,
+                      "value": "ACME" if predicate == "company" else "Acme"}})
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         responses = list(pool.map(write, jobs))

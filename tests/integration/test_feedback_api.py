@@ -81,7 +81,8 @@ def test_feedback_is_audited_and_scoped_to_the_tenant(client, agent):
     assert dispute["before"]["disputes"] == 0 and dispute["after"]["disputes"] == 1
     assert dispute["after"]["reason"] == "saw an espresso"
     for action, body in (("reinforce", None), ("dispute", None), ("corroborate", {"source": {"source": "system"}})):
-        assert_problem(client.post(f"/v1/memories/{memory['id']}/{action}", params={"agent": f"{agent}-x"}, json=body), 404)
+        assert_problem(client.post(f"/v1/memories/{memory['id']}/{action}", params={"agent": f"{agent}-x"},
+                                   json=body), 404)
         assert_problem(client.post(f"/v1/memories/{uuid.uuid4()}/{action}", params={"agent": agent}, json=body), 404)
     assert_problem(client.post(f"/v1/memories/{memory['id']}/corroborate", params={"agent": agent},
                                json={"source": {"source": "gossip"}}), 422, "source.source")

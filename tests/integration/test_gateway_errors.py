@@ -71,7 +71,8 @@ def test_a_query_answering_other_than_its_declared_shape_is_a_clear_error(shaped
         run(shaped.read_tx, lambda tx: tx.one("t/one", n=2))
     with pytest.raises(ResultShapeError, match="answered 0 row"):
         run(lambda: shaped.read("t/one", n=0))  # the untyped read checks the declaration too
-    with pytest.raises(ResultShapeError, match=r"one row of one column\) but answered 1 row\(s\) with columns \['i', 'twice'\]"):
+    with pytest.raises(ResultShapeError,
+                       match=r"one row of one column\) but answered 1 row\(s\) with columns \['i', 'twice'\]"):
         run(shaped.read_tx, lambda tx: tx.scalar("t/scalar", n=1))
     with pytest.raises(ResultShapeError, match="'returns: write' \\(no rows\\)"):
         run(lambda: shaped.write("t/write", n=1))

@@ -71,7 +71,7 @@ def test_a_bad_memory_is_422_naming_the_field_and_writes_nothing(client, agent, 
     assert_problem(raw(client, "POST", "/v1/memories", body), 422, field)
     # In a batch of five, one bad item refuses the batch, names the item, and writes none of them.
     good = [memory_json(agent, text=f'"fine {i}"') for i in range(4)]
-    batch = '{"memories": [' + ", ".join(good[:2] + [body] + good[2:]) + "]}"
+    batch = '{"memories": [' + ", ".join([*good[:2], body, *good[2:]]) + "]}"
     assert_problem(raw(client, "POST", "/v1/memories:batch", batch), 422, f"memories[2].{field}")
     assert list_all(client, agent, include_all="true") == []
 

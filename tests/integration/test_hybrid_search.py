@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -51,7 +51,7 @@ def test_results_carry_scores_signals_and_the_prd_composite(client, agent, trip)
     known = {QUERY: (0.5, 0.5), trip[1]["text"]: (1.0, 0.5), "The user's cat is called Miso": (0.5, 0.5),
              "The user prefers aisle seats on long flights": (0.5, 0.9)}
     assert {r["text"] for r in results} <= set(known)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for r in results:
         s = r["ranking_signals"]
         assert set(s) == set(PRD) and 0 <= r["score"] <= 1 and s["relevance"] == pytest.approx(r["score"])
@@ -61,7 +61,8 @@ def test_results_carry_scores_signals_and_the_prd_composite(client, agent, trip)
         assert r["composite_score"] == pytest.approx(composite(s, PRD))
     composites = [r["composite_score"] for r in results]
     assert composites == sorted(composites, reverse=True)
-    assert r["explain"] is None and client.post("/v1/search", json={"agent": agent, "query": QUERY}).json()["meta"] is None
+    assert r["explain"] is None
+    assert client.post("/v1/search", json={"agent": agent, "query": QUERY}).json()["meta"] is None
 
 
 def test_high_confidence_outranks_higher_similarity_with_low_confidence(client, agent, trip):
@@ -94,7 +95,7 @@ def test_with_claims_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_an
     # Issue 12 item 4 as reported: the memories carry claims, as an agent's extraction stores them,
     # with a week between the job and the book (the job was said earlier). Confidence (1.0 against
     # 0.7) and recency must not lift the trusted, newer book over the job for a question about the role.
-    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).isoformat()
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).isoformat()
     job = store(client, agent, "The user is a staff data engineer at Northwind Analytics, leading the platform team.",
                 claim=claim("user", "job_title", "staff data engineer"), provenance={"source": "user_implicit"},
                 event_at=week_ago)
@@ -114,14 +115,14 @@ def test_with_claims_a_trusted_off_topic_memory_does_not_outrank_the_on_topic_an
 def test_recency_counts_from_event_at_when_a_memory_has_one(client, agent):
     # The time the fact refers to, not the time it was written: a memory stored today about a
     # move two years ago is not fresh. Without event_at, recency counts from updated_at.
-    then = datetime.now(timezone.utc) - timedelta(days=730)
+    then = datetime.now(UTC) - timedelta(days=730)
     moved = store(client, agent, "The user moved to Lisbon from Berlin", event_at=then.isoformat())
     lives = store(client, agent, "The user lives in Lisbon, near the river")
     results = {r["id"]: r for r in search(client, agent, "Where does the user live? Lisbon")}
     assert results[moved["id"]]["ranking_signals"]["recency"] == pytest.approx(math.exp(-0.01 * 730), abs=1e-3)
     assert results[lives["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0, abs=1e-3)
     future = store(client, agent, "The user flies to Lisbon next month",
-                   event_at=(datetime.now(timezone.utc) + timedelta(days=30)).isoformat())
+                   event_at=(datetime.now(UTC) + timedelta(days=30)).isoformat())
     results = {r["id"]: r for r in search(client, agent, "Lisbon flight")}
     assert results[future["id"]]["ranking_signals"]["recency"] == pytest.approx(1.0)  # a coming event is current
 
@@ -143,9 +144,9 @@ def test_custom_weights_shift_the_ranking(client, agent, trip):
     assert partial[0]["explain"]["rerank"]["weights"] == {**PRD, "relevance": 1.0}
 
 
-@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank"),
-                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
-                                            ({"relevance": "0.5"}, "rerank"), ({"novelty": 0.5}, "rerank")])
+@pytest.mark.parametrize("weights, field", [
+    ({"relevance": -0.1}, "rerank"), ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+    ({"relevance": "0.5"}, "rerank"), ({"novelty": 0.5}, "rerank")])
 def test_bad_weights_get_422_naming_rerank(client, agent, weights, field):
     response = client.post("/v1/search", json={"agent": agent, "query": "x", "rerank": weights})
     body = assert_problem(response, 422)
@@ -183,7 +184,8 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     for mode in ("hybrid", "keyword", "vector"):
         results = search(client, agent, "Project Zephyr launch", mode=mode, limit=20, explain=True)
         assert [r["id"] for r in results] == [mine["id"]]
-    meta = client.post("/v1/search", json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
+    meta = client.post("/v1/search",
+                       json={"agent": agent, "query": "Project Zephyr launch", "explain": True}).json()["meta"]
     assert meta["counts"]["candidates"] == 1 and meta["agent"] == agent  # other tenants are not even counted
     # Each candidate query filters by tenant itself, not only the hydration after it: the small
     # tenant's scans, and the global indexes once the tenant is taken for a large one.
@@ -310,7 +312,8 @@ def test_search_many_answers_each_search_in_order(client, agent, trip):
     assert first["results"][0]["id"] == trusted["id"] and raw["results"][0]["id"] == doubtful["id"]
     assert cat["count"] == 1 and cat["results"][0]["text"] == "The user's cat is called Miso"
     assert cat["meta"]["counts"]["returned"] == 1 and first["meta"] is None
-    bad = client.post("/v1/search:many", json={"agent": agent, "searches": [{"query": "x"}, {"query": "x", "limit": 0}]})
+    bad = client.post("/v1/search:many",
+                      json={"agent": agent, "searches": [{"query": "x"}, {"query": "x", "limit": 0}]})
     assert_problem(bad, 422, "searches[1].limit")
 
 
@@ -357,14 +360,16 @@ def test_the_documented_explain_example_has_the_shape_of_a_real_response(client,
     example = json.loads(doc.split("<!-- example:search-explain -->")[1].split("<!-- /example:search-explain -->")[0]
                          .strip().removeprefix("```json").removesuffix("```"))
     budget = lambda value: claim("user", "budget_is", value)  # noqa: E731
-    store(client, agent, "The user's monthly budget is $500", claim=budget("$500"), provenance={"source": "user_explicit"})
-    store(client, agent, "The user's monthly budget is $750", claim=budget("$750"), provenance={"source": "user_explicit"},
-          importance=0.8)
+    store(client, agent, "The user's monthly budget is $500", claim=budget("$500"),
+          provenance={"source": "user_explicit"})
+    store(client, agent, "The user's monthly budget is $750", claim=budget("$750"),
+          provenance={"source": "user_explicit"}, importance=0.8)
     store(client, agent, "The user's monthly budget is $0", claim=budget("$0"), provenance={"source": "inference"})
     store(client, agent, "The user reviews the budget every quarter", provenance={"source": "user_implicit"})
     store(client, agent, "The user's cat is called Miso")
     real = client.post("/v1/search", json={"agent": agent, "query": example["meta"]["query"], "explain": True,
                                            "limit": 2}).json()
     assert _shape(example) == _shape(real)
-    assert example["meta"]["counts"] == real["meta"]["counts"] and example["meta"]["excluded"] == real["meta"]["excluded"]
+    assert example["meta"]["counts"] == real["meta"]["counts"]
+    assert example["meta"]["excluded"] == real["meta"]["excluded"]
     assert [r["text"] for r in example["results"]] == [r["text"] for r in real["results"]][:len(example["results"])]

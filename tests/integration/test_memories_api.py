@@ -150,7 +150,8 @@ def test_hard_delete_removes_the_memory_and_what_only_it_referenced(client, agen
     async def link():
         await driver.execute_query(
             "MATCH (d:Memory {id: $d}), (k:Memory {id: $k}) "
-            "CREATE (d)-[:ASSERTS]->(c:Claim {agent: $a, subject: 'user'})-[:ABOUT]->(e:Entity {agent: $a, name: 'passport'}) "
+            "CREATE (d)-[:ASSERTS]->(c:Claim {agent: $a, subject: 'user'})"
+            "-[:ABOUT]->(e:Entity {agent: $a, name: 'passport'}) "
             "CREATE (s:Source {agent: $a, type: 'document'}) CREATE (d)-[:FROM]->(s), (k)-[:FROM]->(s)",
             {"d": doomed["id"], "k": keeper["id"], "a": agent}, database_=db)
 

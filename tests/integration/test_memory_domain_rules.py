@@ -3,7 +3,7 @@ as the HTTP API, as InvalidInput naming the field, and a refused call writes not
 from __future__ import annotations
 
 import math
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -56,7 +56,7 @@ def node(cypher, memory_id):
     ({"tags": None}, "tags"),
     ({"metadata": ["not", "an", "object"]}, "metadata"),
     ({"metadata": {"blob": "y" * 20_000}}, "metadata"),
-    ({"metadata": {"when": datetime.now(timezone.utc)}}, "metadata.when"),
+    ({"metadata": {"when": datetime.now(UTC)}}, "metadata.when"),
     ({"event_at": "yesterday"}, "event_at"),
 ])
 def test_update_refuses_fields_and_values_outside_the_rules_and_changes_nothing(
@@ -83,7 +83,7 @@ def test_update_refuses_a_bad_expected_version(services, run, agent, stored):
 
 
 def test_update_still_applies_every_allowed_field(services, run, agent, stored):
-    when = datetime(2026, 3, 1, 8, 30, tzinfo=timezone.utc)
+    when = datetime(2026, 3, 1, 8, 30, tzinfo=UTC)
 
     async def go():
         return await services.memories.update(agent, stored.id, MemoryPatch(changes={

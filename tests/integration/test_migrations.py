@@ -62,7 +62,8 @@ def test_start_up_replaces_the_text_only_full_text_index(services, run):
     def index_names() -> set[str]:
         if backend.is_neo4j:
             async def names():
-                records, _, _ = await backend.driver.execute_query("SHOW INDEXES YIELD name", database_=backend.database)
+                records, _, _ = await backend.driver.execute_query("SHOW INDEXES YIELD name",
+                                                                   database_=backend.database)
                 return {r["name"] for r in records}
             return run(names)
         return {row["name"] for row in backend.arcadedb.sql("SELECT name FROM schema:indexes")["result"]}

@@ -56,7 +56,7 @@ def service(tmp_path_factory, embedder):
 def remember(client, text, source, claim):
     response = client.post("/v1/memories", json={
         "agent": AGENT, "text": text, "provenance": {"source": source},
-        "claim": dict(zip(("subject", "predicate", "value"), claim))})
+        "claim": dict(zip(("subject", "predicate", "value"), claim, strict=True))})
     assert response.status_code in (200, 201), response.text
     return response.json()
 

@@ -4,7 +4,7 @@ by one, a manual resolution that keeps valid time, and the belief services' own 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -74,7 +74,7 @@ def test_claims_in_one_batch_see_each_other_as_if_written_one_by_one(services, r
     """Out-of-order dated states, a duplicate, a correction and a low-trust contradiction: the
     batch leaves the slot as the same claims stored one at a time do."""
     def items(tenant):
-        when = lambda year: datetime(year, 1, 1, tzinfo=timezone.utc)  # noqa: E731
+        when = lambda year: datetime(year, 1, 1, tzinfo=UTC)  # noqa: E731
         return [claimed(tenant, "Paris", source="user_implicit", valid_from=when(2020)),
                 claimed(tenant, "Lisbon", source="user_implicit", valid_from=when(2024)),
                 claimed(tenant, "Berlin", source="user_implicit", valid_from=when(2022)),

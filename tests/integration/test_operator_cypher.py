@@ -26,7 +26,7 @@ def graph(client, services):
 
         async def go():
             records, _, _ = await driver.execute_query(q.text, q.bind(params), database_=database)
-            return [{key: record[key] for key in record.keys()} for record in records]
+            return [dict(record.items()) for record in records]
         return client.portal.call(go)
     return query
 
@@ -36,7 +36,7 @@ def remember(client, agent, text, source=None, claim=None, actor="api", **extra)
     if source:
         body["provenance"] = {"source": source}
     if claim:
-        body["claim"] = dict(zip(("subject", "predicate", "value"), claim))
+        body["claim"] = dict(zip(("subject", "predicate", "value"), claim, strict=True))
     response = client.post("/v1/memories", json=body, headers={"X-Credence-Actor": actor})
     assert response.status_code in (200, 201), response.text
     return response.json()

@@ -82,7 +82,7 @@ def rss_kb(pid: int) -> int:
 
 
 def test_an_unauthenticated_body_is_refused_from_the_headers(service):
-    proc, port = service
+    _, port = service
     # Only the head of a 100 MB request is sent: the 401 cannot have waited for the body.
     status, problem = exchange(port, post_head("/v1/memories:batch", HUNDRED_MB))
     assert status == 401 and problem["status"] == 401

@@ -30,7 +30,8 @@ def refused(run, fn, *args) -> str:
 
 def test_an_unknown_search_mode_is_invalid_input_naming_mode(services, run, agent, stored):
     """It reached fusion's weights by mode and failed there with a KeyError."""
-    assert refused(run, services.retrieval.search, SearchQuery(agent=agent, text="Lisbon flight", mode="fuzzy")) == "mode"
+    query = SearchQuery(agent=agent, text="Lisbon flight", mode="fuzzy")
+    assert refused(run, services.retrieval.search, query) == "mode"
 
 
 @pytest.mark.parametrize("changes, field", [
@@ -96,7 +97,8 @@ def test_hydrate_loads_what_the_filter_shows_with_the_searchs_cosine(services, r
     client.delete(f"/v1/memories/{archived.memory.id}", params={"agent": agent})
     result = run(services.retrieval.search, SearchQuery(agent=agent, text="Lisbon flight", track_access=False))
     [hit] = result.hits
-    assert (result.visibility.agent, result.visibility.statuses, result.visibility.explain) == (agent, ("active",), False)
+    seen = result.visibility
+    assert (seen.agent, seen.statuses, seen.explain) == (agent, ("active",), False)
 
     embedding = run(services.retrieval.embed, "Lisbon flight")
     loaded = run(services.retrieval.hydrate, [stored.id, archived.memory.id, other.memory.id, "no-such-id"],

@@ -140,7 +140,8 @@ def test_activation_runs_conflict_resolution_again(client, agent, blocked):
     real, poison = blocked
     # Still outranked: it stays quarantined, pointing at the conflict that holds it.
     result = review(client, agent, poison["id"], "activate")
-    assert result["memory"]["status"] == "quarantined" and result["pending_conflict_id"] == poison["pending_conflict_id"]
+    assert result["memory"]["status"] == "quarantined"
+    assert result["pending_conflict_id"] == poison["pending_conflict_id"]
     assert memory(client, agent, real["id"])["status"] == "active"
     # Once the better-trusted belief is gone, activation succeeds and settles the conflict.
     client.delete(f"/v1/memories/{real['id']}", params={"agent": agent})

@@ -1,7 +1,8 @@
 """Schemathesis over the service's own OpenAPI document, on a bounded budget (issue 13, "keep the
 probes"): every operation gets MAX_EXAMPLES generated requests (about 300 in all; the schema's
-explicit examples are left out, they come by the hundred), derandomized so a run is repeatable, and every answer must be no 5xx, a documented status, the documented content
-type, headers and response schema.
+explicit examples are left out, they come by the hundred), derandomized so a run is repeatable,
+and every answer must be no 5xx, a documented status, the documented content type, headers and
+response schema.
 
 Runs on both backends, about a minute each. Requests go through the session's TestClient, so the
 service and its database are the real ones the rest of the suite uses."""
@@ -12,8 +13,12 @@ from typing import Any
 import schemathesis
 from hypothesis import HealthCheck, Phase, settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_headers_conformance,
-                                               response_schema_conformance, status_code_conformance)
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from api.app import create_app
 from tests.conftest import TEST_ADMIN_KEY

@@ -9,7 +9,8 @@ import pytest
 from graph.retrieval.fusion import VECTOR_WEIGHTS, relevance
 from graph.retrieval.model import SearchQuery
 from tests.conftest import TEST_EXACT_SCAN_MAX
-from tests.helpers import search as hybrid_search, store, store_many
+from tests.helpers import search as hybrid_search
+from tests.helpers import store, store_many
 
 A_TEXTS = [
     "The user's monthly budget for groceries is 400 euros",

@@ -104,7 +104,8 @@ def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(backen
     try:
         wait_ready(service, port)
         fetched = httpx.get(f"{base}/v1/memories/{stored['id']}", params={"agent": "p1"}).json()
-        assert (fetched["id"], fetched["text"], fetched["created_at"]) == (stored["id"], stored["text"], stored["created_at"])
+        assert (fetched["id"], fetched["text"], fetched["created_at"]) == \
+            (stored["id"], stored["text"], stored["created_at"])
         found = httpx.post(f"{base}/v1/search", json={"agent": "p1", "query": "restarts"}).json()
         assert [r["id"] for r in found["results"]] == [stored["id"]]
         service.send_signal(signal.SIGTERM)

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.core.errors import SchemaMismatch
+from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.services import Services
 from tests.conftest import backend_test_settings
 from tests.helpers import assert_problem, search, store
@@ -50,7 +50,7 @@ def test_a_new_graph_takes_the_dimension_of_the_configured_model(kind, tmp_path,
         runner = client.app.state.services.runner
         meta = client.portal.call(runner.read_tx, lambda tx: tx.one("store/meta/get_embedding_meta"))
     assert meta["dimensions"] == 128
-    assert [r["text"] for r in results][0] == texts[0]
+    assert results[0]["text"] == texts[0]
     expected = other.encode([r["text"] for r in results]) @ other.encode([query])[0]
     assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
 

@@ -9,8 +9,8 @@ import pytest
 
 from credence_client import Credence
 from credence_client.cli import main
-from tests.integration.test_transfer_api import MEM0, body_of, export, seed, wipe, without_wipe_records
 from tests.helpers import list_all
+from tests.integration.test_transfer_api import MEM0, body_of, export, seed, wipe, without_wipe_records
 
 
 @pytest.fixture

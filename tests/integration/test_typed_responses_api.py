@@ -51,7 +51,8 @@ def test_explain_answers_the_typed_records(client, agent):
     old = client.get(f"/v1/memories/{first['id']}/explain", params={"agent": agent}).json()
     assert old["status"] == "superseded"
     assert [(s["type"], s["ref"]) for s in old["sources"]] == [("user_implicit", "msg-1")]
-    assert [(e["id"], e["status"], e["reason"]) for e in old["superseded_by"]] == [(second["id"], "active", "higher_trust")]
+    assert [(e["id"], e["status"], e["reason"]) for e in old["superseded_by"]] == \
+        [(second["id"], "active", "higher_trust")]
     assert old["superseded_by"][0]["new_trust"] > old["superseded_by"][0]["old_trust"]
     assert old["trust"]["inputs"]["source"] == "user_implicit" and old["trust"]["inputs"]["corroboration"] == 1
     new = client.get(f"/v1/memories/{second['id']}/explain", params={"agent": agent}).json()
@@ -59,7 +60,7 @@ def test_explain_answers_the_typed_records(client, agent):
     assert new["superseded_by"] == []
     links = client.get(f"/v1/memories/{second['id']}/links", params={"agent": agent}).json()["links"]
     # The supersession was a contradiction the engine decided at once: a closed CONTRADICTS beside it.
-    assert [(l["type"], l["direction"], l["id"], l["reason"]) for l in links] == \
+    assert [(link["type"], link["direction"], link["id"], link["reason"]) for link in links] == \
         [("CONTRADICTS", "out", first["id"], "supersede"), ("SUPERSEDES", "out", first["id"], "higher_trust")]
     assert links[0]["resolution"] == "supersede" and links[0]["resolved_at"] and links[0]["created_by"] == "engine"
     history = client.get(f"/v1/memories/{first['id']}/history", params={"agent": agent}).json()["operations"]

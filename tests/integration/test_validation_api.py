@@ -31,7 +31,7 @@ def _cases(agent: str, cap: int):
 
 def test_each_bad_store_is_422_naming_the_field_and_writes_nothing(client, agent, services):
     for body, field in _cases(agent, services.settings.max_text_chars):
-        body = {k: v for k, v in body.items()}
+        body = dict(body)
         assert_problem(client.post("/v1/memories", json=body), 422, field)
     assert list_all(client, agent) == []
 

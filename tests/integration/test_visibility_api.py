@@ -54,7 +54,8 @@ def test_listing_uses_the_same_flags(client, agent):
     poison = store(client, agent, "Budget is $0", "$0", "inference")
 
     def listed(**params):
-        return {m["id"] for m in client.get("/v1/memories", params={"agent": agent, "limit": 100, **params}).json()["items"]}
+        page = client.get("/v1/memories", params={"agent": agent, "limit": 100, **params}).json()
+        return {m["id"] for m in page["items"]}
 
     assert listed() == {new["id"]}
     assert listed(include_superseded=True) == {new["id"], old["id"]}

@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 
+from api.problems import unavailable_problem
 from graph.core.errors import Contention
 from graph.memories.model import Claim, NewMemory, Provenance
-from graph.writes.service import WriteService
 from graph.store.backends.connect import new_driver
 from graph.store.gateway import GraphRunner, RetryPolicy
-from api.problems import unavailable_problem
+from graph.writes.service import WriteService
 
 
 def test_writes_that_keep_colliding_are_contention_not_an_outage(services, run, agent):

@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _lint_imports(cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command; "
-                           "lint_imports_command()"], cwd=cwd, capture_output=True, text=True, timeout=300,
+    command = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    return subprocess.run([sys.executable, "-c", command], cwd=cwd, capture_output=True, text=True, timeout=300,
                           env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
 
 

@@ -4,8 +4,18 @@ import asyncio
 from collections import Counter
 from typing import ClassVar
 
-from bench.claim_writes import (PREDICATES, Count, beats, body, counted, install_counter, intended, outcome, plan,
-                                subject_names)
+from bench.claim_writes import (
+    PREDICATES,
+    Count,
+    beats,
+    body,
+    counted,
+    install_counter,
+    intended,
+    outcome,
+    plan,
+    subject_names,
+)
 from graph.store.registry import Query
 
 

@@ -1,7 +1,7 @@
 """The MADial-Bench loader (bench/datasets/madial.py) on a small archive in its file format: who owns
 a memory, what a question is, and what its evidence is."""
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -39,7 +39,7 @@ def test_each_users_archive_holds_their_memories_in_date_order(tmp_path):
     ds = madial.load(tmp_path)
     assert [t.key for t in ds.conversations["Bart"]] == ["memory2", "memory1"]
     assert [t.key for t in ds.conversations["Lisa"]] == ["memory3"]
-    assert ds.conversations["Lisa"][0].event_at == datetime(2024, 4, 3, tzinfo=timezone.utc)
+    assert ds.conversations["Lisa"][0].event_at == datetime(2024, 4, 3, tzinfo=UTC)
     assert ds.conversations["Lisa"][0].text == "Lisa planted flowers with her neighbour Old Li."
 
 

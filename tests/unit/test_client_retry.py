@@ -2,7 +2,7 @@
 the client waits first."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
@@ -14,9 +14,9 @@ def test_retry_after_reads_seconds_and_http_dates():
     assert retry_after_seconds("5") == 5.0
     assert retry_after_seconds(" 0 ") == 0.0
     assert retry_after_seconds("-3") == 0.0
-    later = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=90), usegmt=True)
+    later = format_datetime(datetime.now(UTC) + timedelta(seconds=90), usegmt=True)
     assert 80 < retry_after_seconds(later) <= 90
-    earlier = format_datetime(datetime.now(timezone.utc) - timedelta(seconds=90), usegmt=True)
+    earlier = format_datetime(datetime.now(UTC) - timedelta(seconds=90), usegmt=True)
     assert retry_after_seconds(earlier) == 0.0
     assert retry_after_seconds(None) is None and retry_after_seconds("soon") is None
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -10,7 +10,7 @@ from graph.core.timeutil import iso, to_utc
 
 
 def test_cursor_round_trips():
-    created = datetime(2026, 5, 1, 12, 30, 15, 123456, tzinfo=timezone.utc)
+    created = datetime(2026, 5, 1, 12, 30, 15, 123456, tzinfo=UTC)
     memory_id = "0b9f3c52-7a8e-4a51-9d3e-2f1c6b0e8a77"
     token = cursor.encode(created, memory_id)
     assert "=" not in token

@@ -1,7 +1,7 @@
 """The entity graph's pure rules: name keys, the predicate -> relationship table, strength."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -9,7 +9,7 @@ from graph.core.keys import entity_key, name_key, relation_key
 from graph.entities.rules import rule_for, subject_kind
 from graph.entities.strength import Evidence, corroboration, recency, standing, strength
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def ev(i: int, trust: float = 0.8, status: str = "active", start: datetime = T0, end: datetime | None = None,
@@ -38,7 +38,8 @@ def test_strength_is_trust_times_corroboration_times_recency():
     assert recency(T0 + timedelta(days=5), T0) == 1.0, "a mention after the instant asked about is not in the future"
     assert strength(2, 0.8, T0, T0) == pytest.approx(0.6)
     assert strength(0, 0.8, T0, T0) == 0.0
-    assert strength(1, 0.9, T0, T0) > strength(1, 0.9, T0, T0 + timedelta(days=30)) > strength(1, 0.9, T0, T0 + timedelta(days=400))
+    assert strength(1, 0.9, T0, T0) > strength(1, 0.9, T0, T0 + timedelta(days=30)) > \
+        strength(1, 0.9, T0, T0 + timedelta(days=400))
     assert strength(3, 0.5, T0, T0) > strength(1, 0.5, T0, T0)
 
 

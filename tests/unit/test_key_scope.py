@@ -47,7 +47,8 @@ def test_a_key_source_list_is_checked_and_limits_what_its_writes_claim():
         check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=()))
     with pytest.raises(InvalidInput, match="gossip is no source"):
         check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=("gossip",)))
-    key = check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",), sources=("tool_output", "inference", "inference")))
+    key = check_new_key(NewKey(name="k", role=Role.WRITE, agents=("a",),
+                               sources=("tool_output", "inference", "inference")))
     assert key.sources == ("inference", "tool_output")
 
     limited = Access(principal="k", role=Role.WRITE, scope=Scope(frozenset({"a"})), sources=frozenset(key.sources))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.core.errors import InvalidInput, StateConflict
-from graph.links.expansion import Expand, check_expand, nearest
 from graph.core.vocab import EDGE_KINDS, ENGINE_KINDS, USER_KINDS
+from graph.links.expansion import Expand, check_expand, nearest
 from graph.links.kinds import check_user_kind
 
 
@@ -62,8 +62,8 @@ def test_each_memory_reached_keeps_its_nearest_path_then_the_smallest_ids():
 
 
 def test_each_list_is_cut_at_the_limit_nearest_first_and_says_so():
-    rows = [row(["a", "b"], ["SUPPORTS"]), row(["a", "c"], ["CAUSES"], ["in"]), row(["a", "b", "d"], ["CAUSES", "CAUSES"]),
-            row(["a", "e"], ["CAUSES"]), row(["z", "b"], ["SUPPORTS"])]
+    rows = [row(["a", "b"], ["SUPPORTS"]), row(["a", "c"], ["CAUSES"], ["in"]),
+            row(["a", "b", "d"], ["CAUSES", "CAUSES"]), row(["a", "e"], ["CAUSES"]), row(["z", "b"], ["SUPPORTS"])]
     found = nearest(per_start(rows), limit=2)
     assert [(r.id, r.direction) for r in found.of("a")] == [("c", "in"), ("e", "out")]  # 1 hop, then kind, then id
     assert found.cut == {"a"} and [r.id for r in found.of("z")] == ["b"]

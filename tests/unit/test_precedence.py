@@ -1,11 +1,11 @@
 """Deterministic precedence: user correction, trust, recency; then policy and on_conflict."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from graph.beliefs.precedence import Contender, decide, wins
 
-NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def belief(memory_id: str, source: str, trust: float, days_ago: float = 0) -> Contender:

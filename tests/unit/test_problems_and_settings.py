@@ -40,7 +40,7 @@ def test_embedded_is_the_default_backend(monkeypatch):
 
 def test_a_misspelt_setting_stops_the_start(monkeypatch):
     monkeypatch.setenv("CREDENCE_PROT", "9000")
-    with pytest.raises(ValueError, match="CREDENCE_PROT .did you mean CREDENCE_PORT"):
+    with pytest.raises(ValueError, match=r"CREDENCE_PROT .did you mean CREDENCE_PORT"):
         Settings.from_env()
     monkeypatch.delenv("CREDENCE_PROT")
     monkeypatch.setenv("CREDENCE_PORT", "9000")

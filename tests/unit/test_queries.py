@@ -88,7 +88,8 @@ def test_a_fragment_may_include_another_and_both_are_expanded(tmp_path):
     (tmp_path / "g").mkdir()
     (tmp_path / "g" / "outer.fragment").write_text("// doc\nWHERE m.x =\n// include: g/inner\n")
     (tmp_path / "g" / "inner.fragment").write_text("// doc\n  $x\n")
-    (tmp_path / "g" / "q.cypher").write_text("// params: x\n// returns: many\nMATCH (m)\n// include: g/outer\nRETURN m\n")
+    (tmp_path / "g" / "q.cypher").write_text("// params: x\n// returns: many\nMATCH (m)\n"
+                                             "// include: g/outer\nRETURN m\n")
     query = QueryRegistry(tmp_path)["g/q"]
     assert query.text.strip() == "MATCH (m)\nWHERE m.x =\n  $x\nRETURN m"
     assert query.params == {"x"}

@@ -3,25 +3,34 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graph.retrieval.bm25 import bm25
 from graph.context.format import ContextItem, format_context
+from graph.context.packing import pack, top
+from graph.context.tokens import chars_per_four
 from graph.core.errors import InvalidInput
-from graph.retrieval.fusion import (BY_MODE, LONG_QUERY_TERMS, WEIGHTS, best_similarity, cosine_floor, fuse,
-                                    keyword_score, keyword_weight, relevance)
 from graph.core.tenant_token import tenant_token
+from graph.retrieval.bm25 import bm25
+from graph.retrieval.fusion import (
+    BY_MODE,
+    LONG_QUERY_TERMS,
+    WEIGHTS,
+    best_similarity,
+    cosine_floor,
+    fuse,
+    keyword_score,
+    keyword_weight,
+    relevance,
+)
 from graph.retrieval.keywords import hits, lucene_query, patterns, terms
 from graph.retrieval.lucene import escape
-from graph.context.packing import pack, top
 from graph.retrieval.rerank import Weights, composite, recency, refers_to, signals
-from graph.context.tokens import chars_per_four
 
-NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def test_lucene_special_characters_are_escaped():
@@ -70,9 +79,10 @@ def test_signals_beside_relevance_count_in_full_only_at_even_odds_of_answering()
     assert composite(off_topic_fresh, importance_only) == pytest.approx(0.5)
 
 
-@pytest.mark.parametrize("weights, field", [({"relevance": -0.1}, "rerank.relevance"),
-                                            ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
-                                            ({"recency": float("nan")}, "rerank.recency")])
+@pytest.mark.parametrize("weights, field", [
+    ({"relevance": -0.1}, "rerank.relevance"),
+    ({"relevance": 0, "confidence": 0, "recency": 0, "importance": 0}, "rerank"),
+    ({"recency": float("nan")}, "rerank.recency")])
 def test_bad_weights_are_invalid_input(weights, field):
     with pytest.raises(InvalidInput) as err:
         Weights(**weights)
@@ -93,7 +103,7 @@ def test_fused_relevance_is_absolute_not_relative_to_the_query_s_best_candidate(
 
 @given(cosine=st.floats(-1, 1), bm25=st.floats(0, 50), coverage=st.floats(0, 1), up=st.floats(0.01, 1))
 def test_fused_relevance_grows_with_each_signal(cosine, bm25, coverage, up):
-    for mode, w in BY_MODE.items():
+    for w in BY_MODE.values():
         base = relevance(w, cosine, bm25, coverage)
         assert 0 <= base <= 1
         if w.cosine:
@@ -182,8 +192,8 @@ def item(i, text, value, memory_type="fact", **extra):
 
 def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history():
     items = [item(1, "Decided to rent", 0.5, "decision"), item(2, "Likes tea", 0.9, "preference"),
-             item(3, "Lived in Oslo", 0.4, valid_from=datetime(2019, 1, 1, tzinfo=timezone.utc),
-                  valid_until=datetime(2021, 1, 1, tzinfo=timezone.utc), historical=True),
+             item(3, "Lived in Oslo", 0.4, valid_from=datetime(2019, 1, 1, tzinfo=UTC),
+                  valid_until=datetime(2021, 1, 1, tzinfo=UTC), historical=True),
              item(4, "Runs a marathon\nin May", 0.7, "goal"), item(5, "Ships on Friday", 0.6, "action")]
     assert format_context(items) == (
         "## Relevant Memory Context\n### Preferences\n- Likes tea\n### Goals\n- Runs a marathon in May\n"
@@ -193,7 +203,8 @@ def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history
 
 
 def test_packing_prefers_short_valuable_memories_and_reports_what_it_left_out():
-    items = [item(1, "Budget is $750", 0.8), item(2, "long " * 200, 0.9), item(3, "Prefers aisle seats", 0.6, "preference")]
+    items = [item(1, "Budget is $750", 0.8), item(2, "long " * 200, 0.9),
+             item(3, "Prefers aisle seats", 0.6, "preference")]
     packed = pack(items, max_tokens=40)
     assert [i.id for i in packed.included] == ["m1", "m3"]
     assert [(e.id, e.reason, e.value) for e in packed.excluded] == [("m2", "budget", 0.9)]
@@ -214,8 +225,9 @@ def test_packing_measures_value_from_the_pool_floor_so_short_filler_does_not_dis
 
 @settings(max_examples=300, deadline=None)
 @given(lengths=st.lists(st.integers(1, 2_000), max_size=30), values=st.lists(st.floats(0, 1), min_size=30, max_size=30),
-       budget=st.integers(0, 5_000), types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other",
-                                                                     "decision", "procedure"]), min_size=30, max_size=30))
+       budget=st.integers(0, 5_000),
+       types=st.lists(st.sampled_from(["fact", "goal", "preference", "event", "other", "decision", "procedure"]),
+                      min_size=30, max_size=30))
 def test_the_budget_guarantee_holds_for_any_memories_and_budget(lengths, values, budget, types):
     items = [item(i, "x" * n, values[i], types[i]) for i, n in enumerate(lengths)]
     packed = pack(items, budget)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import math
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,15 +16,27 @@ from api.schemas.search import AdminSearchRequest, SearchManyRequest, SearchRequ
 from graph.context import MAX_MEMORIES, MAX_TOKENS, ContextQuery, check_context
 from graph.core.errors import InvalidInput
 from graph.links.expansion import Expand
-from graph.retrieval import (MAX_AGENTS, MAX_FILTER_TAGS, MAX_LIMIT, MAX_QUERY_CHARS, MAX_SEARCHES, MAX_SESSION_CHARS,
-                             Evidence, SearchQuery, Visibility, Weights, check_query, score)
+from graph.retrieval import (
+    MAX_AGENTS,
+    MAX_FILTER_TAGS,
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MAX_SEARCHES,
+    MAX_SESSION_CHARS,
+    Evidence,
+    SearchQuery,
+    Visibility,
+    Weights,
+    check_query,
+    score,
+)
 from graph.retrieval.fusion import fuse
 from graph.retrieval.rerank import composite, signals
 from graph.store.registry import QueryRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
-NOW = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
-JAN, FEB = datetime(2026, 1, 1, tzinfo=timezone.utc), datetime(2026, 2, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
+JAN, FEB = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from graph.beliefs.predicates import PredicateSchema
-from graph.core.vocab import CONFLICT_POLICIES
 from graph.beliefs.rivalry import may_have_rivals, review_policy
+from graph.core.vocab import CONFLICT_POLICIES
 from graph.memories.model import Claim
 
 

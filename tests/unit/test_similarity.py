@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from graph.core.errors import StartupError
-from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.ann_widening import after_page, first_k, next_k
+from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.tenant_hints import TenantSizeHints
 
 

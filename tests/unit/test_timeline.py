@@ -2,16 +2,16 @@
 tests/integration/test_belief_time.py)."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from graph.beliefs.precedence import Contender, decide, wins
 from graph.beliefs.timeline import State, place
 
-NOW = datetime(2026, 11, 23, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 23, tzinfo=UTC)
 
 
 def d(month: int, day: int, year: int = 2026) -> datetime:
-    return datetime(year, month, day, tzinfo=timezone.utc)
+    return datetime(year, month, day, tzinfo=UTC)
 
 
 def dated(memory_id: str, start: datetime, until: datetime | None = None, trust: float = 1.0,
@@ -61,7 +61,8 @@ def test_a_future_successor_leaves_the_present_active_with_its_window_closed():
     plan = place(future, verdict, [State(present, "active", False)], NOW)
     assert (plan.status, plan.replaced()) == ("active", ())
     [closure] = plan.closures
-    assert (closure.memory_id, closure.valid_until, closure.status, closure.kind) == ("p", d(3, 1, 2099), "active", "rival")
+    assert (closure.memory_id, closure.valid_until, closure.status, closure.kind) == \
+        ("p", d(3, 1, 2099), "active", "rival")
     # Once that start has passed, the slot's next write retires it.
     later = place(dated("x", d(1, 1, 2100)), decide(dated("x", d(1, 1, 2100)), [], policy="supersede",
                                                     on_conflict="quarantine"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from graph.context.format import ContextItem
-from graph.core.errors import StartupError
 from graph.context.packing import pack
 from graph.context.tokens import chars_per_four, estimator_for
+from graph.core.errors import StartupError
 
 
 def test_chars_per_four_rounds_up_as_the_prd():

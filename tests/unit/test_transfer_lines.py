@@ -3,7 +3,7 @@ may hold, and how the CLI cuts a file into batches."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,8 +11,9 @@ from credence_client.transfer import _batches
 from graph.core.errors import InvalidInput
 from graph.transfer import lines, mem0
 
-NOW = datetime(2026, 11, 23, 12, 0, tzinfo=timezone.utc)
-MEMORY = {"kind": "memory", "id": "0b6e4a31-2f0b-4d6e-9c1e-6f1c3b2a7d4e", "text": "t", "created_at": "2026-01-01T00:00:00Z"}
+NOW = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+MEMORY = {"kind": "memory", "id": "0b6e4a31-2f0b-4d6e-9c1e-6f1c3b2a7d4e", "text": "t",
+          "created_at": "2026-01-01T00:00:00Z"}
 
 
 def test_a_jsonl_body_is_numbered_from_first_line_and_blank_lines_count():
@@ -33,7 +34,8 @@ def test_bad_json_names_the_file_line():
 def test_mem0_ids_are_stable_and_per_tenant():
     item = {"id": "m-1", "memory": "likes tea", "metadata": {"memory_type": "procedural_memory"}, "user_id": "u"}
     memory, operation = mem0.to_lines(item, "a", "api", NOW)
-    assert memory["id"] == mem0.to_lines(item, "a", "api", NOW)[0]["id"] != mem0.to_lines(item, "b", "api", NOW)[0]["id"]
+    assert memory["id"] == mem0.to_lines(item, "a", "api", NOW)[0]["id"] != \
+        mem0.to_lines(item, "b", "api", NOW)[0]["id"]
     assert memory["memory_type"] == "procedure" and memory["metadata"]["mem0"] == {"id": "m-1", "user_id": "u"}
     assert operation["memory_ids"] == [memory["id"]] and operation["op"] == "import"
     assert memory["created_at"] == "2026-11-23T12:00:00Z"  # no created_at: the import's time
@@ -44,7 +46,7 @@ def test_a_memory_line_gets_the_service_s_defaults_and_refuses_unknown_fields():
     [row] = batch.memories
     assert (row["props"]["status"], row["props"]["trust"], row["props"]["version"]) == ("active", 0.5, 1)
     assert row["sources"] == [{"type": "inference", "ref": "", "at": "2026-01-01T00:00:00Z"}]
-    with pytest.raises(InvalidInput, match="line 3: memory.colour"):
+    with pytest.raises(InvalidInput, match=r"line 3: memory\.colour"):
         lines.parse([(3, {**MEMORY, "colour": "red"})], "a", max_text_chars=100, actor="api", now=NOW)
 
 

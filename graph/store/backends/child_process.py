@@ -93,6 +93,10 @@ class ChildDatabase:
         if self.http_port is not None:
             self.http_port_requested = _still_free(self.http_port)
 
+    def start(self, inherit_fds: tuple[int, ...] = ()) -> Endpoint:
+        """Launch the server and return where it listens; each backend builds its own command line."""
+        raise NotImplementedError
+
     def _spawn(self, cmd: list[str], inherit_fds: tuple[int, ...], stdin_text: str | None = None) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as logfile:

@@ -28,6 +28,8 @@ def _package_dir() -> Path:
 class EmbeddedArcadeDB(ChildDatabase):
     name = "embedded backend"
 
+    http_port_requested: int  # ArcadeDB always serves HTTP: never None here
+
     def __init__(self, data_dir: Path, *, bolt_port: int = 0, http_port: int = 0, heap: str = "2g") -> None:
         super().__init__(data_dir / "arcadedb")
         self.bolt_port_requested, self.http_port_requested, self.heap = bolt_port, http_port, heap

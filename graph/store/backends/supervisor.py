@@ -49,6 +49,7 @@ class Supervisor:
                  on_restarted: Callable[[], Awaitable[None]] | None = None) -> None:
         assert backend.child is not None and backend.lock is not None
         self.backend, self.runner, self.settings, self.ping = backend, runner, settings, ping
+        self.child, self.lock = backend.child, backend.lock  # a backend keeps its child and lock for life
         self.on_restarted = on_restarted
         self.health = BackendHealth()
         self._task: asyncio.Task | None = None
@@ -61,7 +62,7 @@ class Supervisor:
         self._task = None
 
     async def _watch(self) -> None:
-        child = self.backend.child
+        child = self.child
         while True:
             await asyncio.sleep(self.settings.supervise_interval)
             process = child.process
@@ -74,7 +75,7 @@ class Supervisor:
                     log.exception("restarting the %s failed unexpectedly", child.name)
 
     async def _recover(self, exit_code: int) -> None:
-        child = self.backend.child
+        child = self.child
         self.health = BackendHealth(state="restarting", restarts=self.health.restarts, last_exit_code=exit_code)
         log.error("the %s exited with code %s; restarting it on %s", child.name, exit_code, child.root)
         backoff = BACKOFF_FIRST
@@ -101,12 +102,13 @@ class Supervisor:
                 log.exception("after the restart, warming up failed")
 
     async def _restart_once(self) -> None:
-        child, backend = self.backend.child, self.backend
+        child, backend = self.child, self.backend
         if child.process is not None and child.process.stdin is not None:
             child.process.stdin.close()
         # The same ports when they are still free, so the driver's address stays right.
         child.reuse_ports()
-        endpoint = child.start(inherit_fds=(backend.lock.fd,))  # in the loop's thread: see the module doc
+        assert self.lock.fd is not None, "the service holds its data folder's lock while it runs"
+        endpoint = child.start(inherit_fds=(self.lock.fd,))  # in the loop's thread: see the module doc
         if endpoint != backend.endpoint:
             old = backend.driver
             backend.driver = self.runner.driver = new_driver(self.settings, endpoint.bolt_uri, endpoint.user,
