@@ -11,6 +11,7 @@ from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
 from api.schemas.beliefs import ProvenanceIn
 from api.schemas.common import Request
 from graph.beliefs.feedback import FeedbackResult, FeedbackService
+from graph.core.checks import MAX_REASON_CHARS
 
 router = APIRouter(prefix="/v1", tags=["feedback"])
 
@@ -23,7 +24,7 @@ FeedbackDep = Annotated[FeedbackService, Depends(get_feedback)]
 
 
 class DisputeIn(Request):
-    reason: str | None = Field(None, max_length=2_000)
+    reason: str | None = Field(None, max_length=MAX_REASON_CHARS)
 
 
 class CorroborateIn(Request):

@@ -23,6 +23,7 @@ from api.schemas.memories import (
 )
 from graph.core.vocab import visible_statuses
 from graph.memories.model import MemoryPatch
+from graph.memories.service import MAX_PAGE
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 
@@ -68,7 +69,7 @@ async def list_memories(
     include_superseded: bool = False, include_disputed: bool = False, include_quarantined: bool = False,
     include_all: Annotated[bool, Query(description="Every status, archived included.")] = False,
     memory_type: Annotated[list[MemoryType] | None, Query(description="Repeatable.")] = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Query(max_length=512, pattern=CURSOR_PATTERN, description=
                                                  "next_cursor of the previous page, unchanged.")] = None,
 ) -> MemoryPage:

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from api.schemas.common import Agent, Request
 from graph.core.vocab import EDGE_KINDS
-from graph.links.service import Link
+from graph.links.service import MAX_NOTE_CHARS, Link
 
 # Every kind is accepted here so that the domain can answer an engine-owned one with a 409 saying why.
 LinkType = Literal[EDGE_KINDS]  # type: ignore[valid-type]
@@ -23,7 +23,7 @@ class LinkCreate(Request):
                                        "was promoted from `to`. SUPERSEDES, CONTRADICTS and DIGEST_OF belong to "
                                        "the engine: 409.")
     to: UUID = Field(description="Another memory of the same agent: a memory cannot link to itself (422).")
-    note: str | None = Field(None, max_length=1_000)
+    note: str | None = Field(None, max_length=MAX_NOTE_CHARS)
 
 
 class LinkOut(BaseModel):

@@ -8,6 +8,7 @@ from typing import Any
 
 from graph.beliefs.trust import TrustBreakdown, age_days, compute_trust
 from graph.core.errors import NotFound
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, from_graph_required, utcnow
 from graph.memories.model import Claim, Memory
 from graph.memories.records import claim_from_map, memory_from_map
@@ -102,6 +103,7 @@ class ExplainService:
         return row
 
     async def memory(self, agent: str, memory_id: str) -> Explanation:
+        check_agent(agent)
         row = await self._read(agent, memory_id)
         memory = memory_from_map(row["memory"], row["claim"])
         now = utcnow()
@@ -126,6 +128,7 @@ class ExplainService:
             supersedes=_edges(row["supersedes"]))
 
     async def supersession(self, agent: str, memory_id: str) -> Supersession:
+        check_agent(agent)
         row = await self._read(agent, memory_id)
         by = _edges(row["superseded_by"])
         return Supersession(id=memory_id, status=row["memory"]["status"], superseded=bool(by), superseded_by=by,

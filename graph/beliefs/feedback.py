@@ -6,12 +6,15 @@ from dataclasses import dataclass
 
 from graph import audit
 from graph.beliefs.trust import DISPUTED_BELOW, trust_now
+from graph.core.checks import check_choice, check_note
 from graph.core.errors import NotFound
 from graph.core.keys import slot_key, source_key
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import ACTIVE, DISPUTED
+from graph.core.vocab import ACTIVE, DISPUTED, SOURCE_TYPES
 from graph.memories.model import Provenance
 from graph.memories.records import claim_from_map
+from graph.memories.rules import MAX_REF_CHARS
 from graph.store.gateway import GraphRunner, Tx
 
 
@@ -31,12 +34,18 @@ class FeedbackService:
         self.runner = runner
 
     async def reinforce(self, agent: str, memory_id: str, actor: str) -> FeedbackResult:
+        check_agent(agent)
         return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "reinforce", None))
 
     async def dispute(self, agent: str, memory_id: str, actor: str, reason: str | None) -> FeedbackResult:
+        check_agent(agent)
+        check_note(reason, "reason")
         return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "dispute", reason))
 
     async def corroborate(self, agent: str, memory_id: str, actor: str, source: Provenance) -> FeedbackResult:
+        check_agent(agent)
+        check_choice(source.source, "source.source", SOURCE_TYPES)
+        check_note(source.ref, "source.ref", MAX_REF_CHARS)
         async def work(tx: Tx) -> FeedbackResult:
             now = utcnow()
             before = await tx.optional("memories/get", agent=agent, id=memory_id)

@@ -9,6 +9,7 @@ from datetime import datetime
 from graph import audit
 from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.keys import entity_key, name_key, relation_key
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
 from graph.entities.model import (
     About,
@@ -39,6 +40,7 @@ class EntityService:
     # -- reads ------------------------------------------------------------------------------------
     async def list(self, agent: str, *, kind: str | None = None, name: str | None = None, after: str | None = None,
                    limit: int = 100) -> list[Entity]:
+        check_agent(agent)
         if kind is not None:
             check_kind(kind, "kind")
         if not 1 <= limit <= MAX_LIST:
@@ -51,6 +53,7 @@ class EntityService:
 
     async def get(self, agent: str, entity_id: str, as_of: datetime | None = None) -> EntityDetail:
         """Every relationship it takes part in, current and historical; with `as_of`, those that held then."""
+        check_agent(agent)
         row = await self.runner.read_tx(lambda tx: tx.optional("entities/get", agent=agent, id=entity_id))
         if row is None:
             raise NotFound("entity", entity_id)
@@ -62,6 +65,7 @@ class EntityService:
 
     async def neighbourhood(self, agent: str, entity_id: str, depth: int = 1,
                             as_of: datetime | None = None) -> Neighbourhood:
+        check_agent(agent)
         if not 1 <= depth <= MAX_DEPTH:
             raise InvalidInput("depth", f"must be between 1 and {MAX_DEPTH}")
         at = as_of or utcnow()
@@ -81,6 +85,7 @@ class EntityService:
 
     async def path(self, agent: str, from_id: str, to_id: str, max_hops: int = 4,
                    as_of: datetime | None = None) -> EntityPath:
+        check_agent(agent)
         if not 1 <= max_hops <= MAX_PATH_HOPS:
             raise InvalidInput("max_hops", f"must be between 1 and {MAX_PATH_HOPS}")
         if from_id == to_id:
@@ -103,6 +108,7 @@ class EntityService:
     async def about(self, agent: str, entity_id: str, as_of: datetime | None = None) -> About:
         """What we know about X: its relationships grouped by type, and the memories whose claims
         name it grouped by predicate. With `as_of`, only what held then."""
+        check_agent(agent)
         detail = await self.get(agent, entity_id, as_of)
         row = await self.runner.read_tx(lambda tx: tx.optional("entities/about", agent=agent, id=entity_id))
         if row is None:
@@ -128,6 +134,7 @@ class EntityService:
                      actor: str) -> Entity:
         """Sets the kind and adds known aliases. An alias that already names another entity (or is
         its alias) is refused: merge the two instead."""
+        check_agent(agent)
         if kind is not None:
             check_kind(kind, "kind")
         rows = _alias_rows(agent, [check_name(a, f"aliases[{i}]") for i, a in enumerate(aliases)])
@@ -154,6 +161,7 @@ class EntityService:
         """Folds `gone` into `keep` in one transaction: claims about it, its relationships and their
         evidence move over (a relationship that exists at both folds into one; one that would join
         `keep` to itself goes, its memories stay), its names become aliases of `keep`."""
+        check_agent(agent)
         if keep_id == gone_id:
             raise InvalidInput("merge", "must name another entity than `keep`")
 

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph import audit
+from graph.core.checks import check_note
 from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.keys import lock_key
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.links.kinds import check_user_kind
 from graph.store.gateway import GraphRunner, Tx
@@ -29,13 +31,17 @@ class Link:
     resolution: str | None = None  # CONTRADICTS: how
 
 
+MAX_NOTE_CHARS = 1_000  # a link's note
+
 class LinkService:
     def __init__(self, runner: GraphRunner) -> None:
         self.runner = runner
 
     async def link(self, agent: str, from_id: str, to_id: str, link_type: str, note: str | None,
                    actor: str) -> None:
+        check_agent(agent)
         check_user_kind(link_type, "add")
+        check_note(note, "note", MAX_NOTE_CHARS)
         if from_id == to_id:
             raise InvalidInput("to", "must be another memory than the one linked from (no self-loops)")
 
@@ -53,6 +59,7 @@ class LinkService:
         await self.runner.write_tx(work)
 
     async def unlink(self, agent: str, from_id: str, to_id: str, link_type: str, actor: str) -> None:
+        check_agent(agent)
         check_user_kind(link_type, "remove")
 
         async def work(tx: Tx) -> None:
@@ -65,6 +72,7 @@ class LinkService:
         await self.runner.write_tx(work)
 
     async def links(self, agent: str, memory_id: str) -> list[Link]:
+        check_agent(agent)
         row = await self.runner.read_tx(lambda tx: tx.optional("links/list", agent=agent, id=memory_id))
         if row is None:
             raise NotFound("memory", memory_id)

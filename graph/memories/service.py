@@ -8,15 +8,18 @@ from graph import audit
 from graph.audit import DEFAULT_ACTOR
 from graph.audit.trail import of_memory
 from graph.core import cursor
-from graph.core.errors import NotFound, VersionConflict
+from graph.core.checks import check_choice, check_limit
+from graph.core.errors import InvalidInput, NotFound, VersionConflict
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import ARCHIVED, DEFAULT_STATUSES
+from graph.core.vocab import ARCHIVED, DEFAULT_STATUSES, MEMORY_TYPES, STATUSES
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import Memory, MemoryPatch, Page
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_patch, metadata_json
 from graph.store.gateway import GraphRunner, Tx
 
+MAX_PAGE = 500  # memories in one listing page
 MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist in the model
 
 
@@ -32,6 +35,7 @@ class MemoryService:
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
         # Only PATCHABLE_FIELDS, each within its rules; anything else is refused before the encoder
         # or the graph is touched (graph/memories/rules.py).
+        check_agent(agent)
         clean = check_patch(patch, self.max_text_chars)
         changes = dict(clean)
         set_event_at = "event_at" in changes
@@ -59,6 +63,7 @@ class MemoryService:
         return updated
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
+        check_agent(agent)
         async def work(tx: Tx) -> Memory:
             row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
             if row is None:
@@ -74,6 +79,7 @@ class MemoryService:
         """Removes the memory, its relationships, every node only it referenced, its conflicts and
         the payload of every audit record about it. Returns the number of nodes removed besides the
         memory (claims, entities, sources). The deletion itself is audited, without content."""
+        check_agent(agent)
 
         async def work(tx: Tx) -> int:
             reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
@@ -100,6 +106,7 @@ class MemoryService:
 
     # -- reads ------------------------------------------------------------------------------------
     async def get(self, agent: str, memory_id: str) -> Memory:
+        check_agent(agent)
         rows = await self.runner.read("memories/get", agent=agent, id=memory_id)
         if not rows:
             raise NotFound("memory", memory_id)
@@ -107,6 +114,7 @@ class MemoryService:
 
     async def history(self, agent: str, memory_id: str) -> list[audit.Operation]:
         """Audit records of one memory, oldest first; a memory with none is unknown."""
+        check_agent(agent)
         operations = await of_memory(self.runner, agent, memory_id)
         if not operations:
             await self.get(agent, memory_id)  # 404 for an unknown memory
@@ -114,6 +122,14 @@ class MemoryService:
 
     async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
                    memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:
+        check_agent(agent)
+        check_limit(limit, "limit", 1, MAX_PAGE)
+        if not statuses:
+            raise InvalidInput("status", "must name at least one status")
+        for i, status in enumerate(statuses):
+            check_choice(status, f"status[{i}]", STATUSES)
+        for i, memory_type in enumerate(memory_types or ()):
+            check_choice(memory_type, f"memory_type[{i}]", MEMORY_TYPES)
         after_created, after_id = cursor.decode(after) if after else (None, None)
         rows = await self.runner.read(
             "memories/list", agent=agent, statuses=list(statuses),

@@ -15,6 +15,7 @@ from graph.store.gateway import Tx
 
 # The target for the common case: a new belief, or one that supersedes another.
 MAX_STATEMENTS_PER_CLAIM = 4
+NO_ID, OTHER_ID = "00000000-0000-0000-0000-000000000000", "00000000-0000-0000-0000-000000000001"
 
 
 @pytest.fixture
@@ -137,8 +138,18 @@ def test_a_manual_supersede_keeps_valid_time(client, agent):
     (lambda s, a: s.predicates.put(a, [PredicateSchema(" ")]), "predicates[0].predicate"),
     (lambda s, a: s.predicates.put(a, []), "predicates"),
     (lambda s, a: s.predicates.get(a, ""), "predicate"),
+    (lambda s, a: s.feedback.dispute(a, NO_ID, "t", "x" * 2_001), "reason"),
+    (lambda s, a: s.feedback.corroborate(a, NO_ID, "t", Provenance(source="rumour")), "source.source"),
+    (lambda s, a: s.feedback.reinforce("", NO_ID, "t"), "agent"),
+    (lambda s, a: s.links.link(a, NO_ID, OTHER_ID, "SUPPORTS", "x" * 1_001, "t"), "note"),
+    (lambda s, a: s.memories.list(a, limit=0), "limit"),
+    (lambda s, a: s.memories.list(a, statuses=("forgotten",)), "status[0]"),
+    (lambda s, a: s.memories.list(a, memory_types=("fact", "gossip")), "memory_type[1]"),
+    (lambda s, a: s.memories.get("two words", NO_ID), "agent"),
+    (lambda s, a: s.explain.memory("two words", NO_ID), "agent"),
+    (lambda s, a: s.entities.list("two words"), "agent"),
 ])
-def test_belief_services_refuse_bad_input_themselves(services, run, agent, call, field):
+def test_services_refuse_bad_input_themselves(services, run, agent, call, field):
     with pytest.raises(InvalidInput) as refused:
         run(lambda: call(services, agent))
     assert refused.value.field == field
