@@ -73,7 +73,7 @@ class Settings(BaseSettings):
         5.0, gt=0, le=3600, description="Seconds between access-count writes (each one a short write transaction).")
     token_estimator: str = Field(
         "chars", pattern="^(chars|model)$",
-        description="Context budgets: `chars` is the PRD's characters/4; `model` counts the embedding "
+        description="Context budgets: `chars` is characters/4; `model` counts the embedding "
                     "model's tokenizer tokens.")
 
     backend: str = Field(

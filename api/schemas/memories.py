@@ -116,7 +116,7 @@ class MemoryOut(BaseModel):
     reinforcements: int
     disputes: int
     trust: float
-    confidence: float = Field(description="Equals trust (PRD v0.8): belief strength, apart from importance.")
+    confidence: float = Field(description="Equals trust: belief strength, apart from importance.")
     quarantine: QuarantineOut | None
     claim: ClaimOut | None = Field(None, description="Present on single-memory reads and writes.")
     valid_from: datetime | None = Field(None, description="Start of the claim's validity window, if any.")

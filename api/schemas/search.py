@@ -40,7 +40,7 @@ Weight = StrictFloat | StrictInt
 
 
 class RerankWeights(Request):
-    """Custom rerank weights; any left out keep the PRD default. Each at least 0, not all 0."""
+    """Custom rerank weights; any left out keep their default. Each at least 0, not all 0."""
     relevance: Weight = 0.40
     confidence: Weight = 0.25
     recency: Weight = 0.20
@@ -64,7 +64,7 @@ class RetrievalOptions(Request):
     mode: Literal[SEARCH_MODES] = Field(  # type: ignore[valid-type]
         "hybrid", description="Candidates from both indexes (hybrid), or the vector or full-text index alone.")
     rerank: StrictBool | RerankWeights = Field(
-        True, description="true: the PRD's four-signal rerank; false: raw relevance order; an object: custom weights.")
+        True, description="true: the four-signal rerank; false: raw relevance order; an object: custom weights.")
     explain: StrictBool = Field(False, description="Add `meta` and per-result `explain` (costs a little more).")
     min_similarity: StrictFloat | StrictInt | None = Field(
         None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_similarity", "min_score"),

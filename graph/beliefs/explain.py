@@ -1,4 +1,4 @@
-"""Why a belief stands where it does (PRD v0.8.1 feature 8): status, the trust formula term by
+"""Why a belief stands where it does (docs/beliefs.md): status, the trust formula term by
 term, its sources, claim, conflicts and supersessions, read from the graph in one query."""
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Feedback on a belief (PRD v0.8 feature 2): reinforce, dispute, corroborate. Each recomputes
-trust with the PRD formula, is one transaction, and leaves an audit record."""
+"""Feedback on a belief (docs/beliefs.md): reinforce, dispute, corroborate. Each recomputes
+trust with the trust formula (trust.py), is one transaction, and leaves an audit record."""
 from __future__ import annotations
 
 from dataclasses import dataclass

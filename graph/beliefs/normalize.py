@@ -1,4 +1,4 @@
-"""Value normalisers for claims (PRD v0.8.1 feature 7): pure, deterministic, keyed by name.
+"""Value normalisers for claims (docs/beliefs.md, The write path): pure, deterministic, keyed by name.
 Conflict and duplicate checks compare normalised values."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Who wins when two beliefs conflict: the PRD's precedence rules, deterministic, no LLM.
+"""Who wins when two beliefs conflict: the precedence rules of docs/beliefs.md, deterministic, no LLM.
 
 The scope and validity gates are applied in Cypher (only genuinely conflicting beliefs reach
 here). Then, against each active conflicting belief:

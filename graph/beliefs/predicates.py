@@ -1,5 +1,5 @@
-"""The predicate schema registry (PRD v0.8.1 feature 7): cardinality, conflict policy,
-normaliser and dedup policy per predicate and tenant, with the PRD's defaults."""
+"""The predicate schema registry (docs/beliefs.md): cardinality, conflict policy,
+normaliser and dedup policy per predicate and tenant, with the vocabulary's defaults (graph/core/vocab.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -38,7 +38,7 @@ def schema_from_map(m: dict) -> PredicateSchema:
 
 
 async def schema_in(tx: Tx, agent: str, predicate: str) -> PredicateSchema:
-    """The registered schema, or the PRD defaults (single, supersede, none, corroborate)."""
+    """The registered schema, or the defaults (single, supersede, none, corroborate)."""
     row = await tx.optional("beliefs/predicates/get", agent=agent, predicate=predicate)
     return schema_from_map(row["schema"]) if row else PredicateSchema(predicate=predicate)
 

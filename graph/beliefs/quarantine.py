@@ -1,4 +1,4 @@
-"""The quarantine lane (PRD v0.8.1 feature 9): quarantining by hand, and reviewing."""
+"""The quarantine lane (docs/beliefs.md): quarantining by hand, and reviewing."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""The PRD's trust formula (computeTrust, PRD v0.8 §3), exactly, with its terms kept apart so
+"""The trust formula of docs/beliefs.md, exactly, with its terms kept apart so
 explain can show each one. Confidence equals trust: the reranker weighs it on its own."""
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def compute_trust(source: str, corroboration: int = 1, reinforcements: int = 0, 
     feedback_signal = (reinforcements - disputes) / feedback * 0.15 if feedback > 0 else 0.0
     recency_penalty = max(0.0, min(0.1, age_days / 365 * 0.1))
     trust = max(0.0, min(1.0, source_base + corroboration_bonus + feedback_signal - recency_penalty))
-    # Four decimals, as the PRD's computeConfidence and dispute() report it; it also keeps "equal
+    # Four decimals, as trust is reported everywhere; it also keeps "equal
     # trust" meaningful when a belief is milliseconds older than its rival.
     return TrustBreakdown(source_base, corroboration_bonus, feedback_signal, recency_penalty, round(trust, 4))
 

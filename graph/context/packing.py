@@ -1,15 +1,15 @@
-"""Budget-aware context assembly (PRD v0.8 feature 5): greedy knapsack by value density.
+"""Budget-aware context assembly (docs/retrieval.md, Context): greedy knapsack by value density.
 
 Value is the composite score above the pool's lowest one. The composite has a floor that does
 not depend on the query (confidence, recency and importance give an off-topic memory about 0.5),
 so dividing the raw score by tokens ranks memories mostly by shortness: at tight budgets short
 off-topic memories then displaced the answer, and packing did worse than plain top-K. Measuring
-value from the floor keeps the PRD's density order where scores differ and fixes that
+value from the floor keeps the density order where scores differ and fixes that
 (docs/benchmarks.md).
 
 The guarantee: the token estimate of the returned context, headers included, is at most
 max_tokens. It holds by construction: a memory is kept only if the whole formatted context still
-fits after adding it. Greedy is not optimal, and the PRD does not ask it to be."""
+fits after adding it. Greedy is not optimal, and need not be: the budget is the guarantee."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,7 +51,7 @@ def pack(items: list[ContextItem], max_tokens: int, estimate: TokenEstimator = c
 
 
 def top(items: list[ContextItem], max_memories: int, estimate: TokenEstimator = chars_per_four) -> Packed:
-    """Without a budget: the best max_memories by value, as in PRD v0.7."""
+    """Without a budget: the best max_memories by value, as before budgets existed."""
     chosen = sorted(items, key=lambda i: (-i.value, i.id))[:max_memories]
     context = format_context(chosen)
     return Packed(context, estimate(context), chosen, [])

@@ -1,4 +1,4 @@
-"""Context for an agent's prompt (PRD v0.8 feature 5): a search pool of twice max_memories,
+"""Context for an agent's prompt (docs/retrieval.md, Context): a search pool of twice max_memories,
 expanded along typed edges (by default one hop, every kind, both ways: graph/links/expansion.py),
 then either the best max_memories or, with max_tokens, a greedy knapsack that never exceeds the
 budget. Expansion screens what it reaches through the search's own visibility filter, so a

@@ -1,4 +1,4 @@
-"""Token estimates for context budgets. The default is the PRD's characters / 4, rounded up; the
+"""Token estimates for context budgets. The default is characters / 4, rounded up; the
 embedding model's tokenizer is the option for callers who want counts closer to a real model's."""
 from __future__ import annotations
 

@@ -49,3 +49,6 @@ MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
 ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
 EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
+
+# A conflict waits for a person (pending) or was decided, by the engine or a person (resolved).
+CONFLICT_STATUSES = ("pending", "resolved")

@@ -1,4 +1,4 @@
-"""Recall with relationships (seed 003): from a set of memories, the memories their typed edges
+"""Recall with relationships (docs/graph.md): from a set of memories, the memories their typed edges
 reach within `depth` hops, each with the nearest path to it. One bounded variable-length Cypher
 query per request (cypher/links/expand/depth_N), never a round trip per hop; the memories on the
 way are screened by the same visibility filter as search, so a hidden (say superseded) memory is

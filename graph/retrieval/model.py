@@ -137,7 +137,7 @@ class SearchHit:
 
 @dataclass(frozen=True)
 class SearchMeta:
-    """Explain: how candidates became results (PRD v0.8.1 feature 8)."""
+    """Explain: how candidates became results (docs/retrieval.md, Explain)."""
     options: dict[str, Any]
     counts: dict[str, int]
     excluded: dict[str, int]

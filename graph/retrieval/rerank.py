@@ -1,14 +1,14 @@
-"""The PRD's four-signal rerank (v0.8 feature 4): relevance 0.40, confidence 0.25, recency 0.20 as
+"""The four-signal rerank (docs/retrieval.md): relevance 0.40, confidence 0.25, recency 0.20 as
 exp(-0.01 x days), importance 0.15. Pure.
 
 The three signals that say nothing about the query count in full only for a memory at least as
 likely as not to answer it (relevance >= RELEVANCE_GATE, where the calibrated relevance puts even
 odds); below that they count in proportion to its relevance. Otherwise a fresh, trusted or
-important memory that is off topic outranks the answer on those signals alone (issue 12 item 4).
+important memory that is off topic outranks the answer on those signals alone.
 
 Recency counts the days since the time the memory refers to: its `event_at` when it has one (a
-move two years ago, stored today, is not fresh news), else since it was last written (issue 12
-item 4). An event still to come is current (recency 1)."""
+move two years ago, stored today, is not fresh news), else since it was last written. An
+event still to come is current (recency 1)."""
 from __future__ import annotations
 
 import math

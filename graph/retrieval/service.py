@@ -1,5 +1,5 @@
 """Hybrid search that explains itself: vector and full-text candidates, fused into a calibrated
-relevance (graph/retrieval/fusion.py), reranked on the PRD's four signals, filtered in Cypher, with
+relevance (graph/retrieval/fusion.py), reranked on four signals (rerank.py), filtered in Cypher, with
 explain counts on request."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forcing out of the files what hard deletes left there (issue 13 item 8; docs/operations.md).
+"""Forcing out of the files what hard deletes left there (docs/operations.md).
 
 A hard delete removes a memory from the graph at once, but the databases keep bytes of it on disk
 for a while: in their write-ahead logs, in index files, in the free space of their pages. What an
