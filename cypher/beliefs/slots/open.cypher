@@ -20,8 +20,9 @@ SET s.locked_at = datetime($now), s.writes = coalesce(s.writes, 0) + 1
 WITH slot, aliases
 OPTIONAL MATCH (p:PredicateSchema {agent: $agent, predicate: slot.predicate})
 CALL (slot, p) {
-  MATCH (m:Memory {agent: $agent})-[:ASSERTS]->(c:Claim {agent: $agent, subject: slot.subject, predicate: slot.predicate})
-  WHERE m.status IN ['active', 'superseded']
+  // From the claim: its (agent, subject, predicate) index finds the slot's claims.
+  MATCH (c:Claim {agent: $agent, subject: slot.subject, predicate: slot.predicate})<-[:ASSERTS]-(m:Memory)
+  WHERE m.agent = $agent AND m.status IN ['active', 'superseded']
     AND ((c.exclusive AND coalesce(p.cardinality, 'single') = 'single')
          OR (m.status = 'active' AND c.normalized_value IN slot.values))
   WITH m, c, EXISTS { MATCH (:Memory {agent: $agent})-[:SUPERSEDES {reason: 'newer_valid_time'}]->(m) } AS succeeded
