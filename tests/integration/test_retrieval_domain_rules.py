@@ -18,7 +18,7 @@ from graph.retrieval import MAX_AGENTS, MAX_SEARCHES, SearchQuery, Visibility
 @pytest.fixture
 def stored(services, run, agent):
     async def go():
-        return (await services.memories.create(NewMemory(agent=agent, text="The user flies to Lisbon in June"))).memory
+        return (await services.writes.store(NewMemory(agent=agent, text="The user flies to Lisbon in June"))).memory
     return run(go)
 
 
@@ -92,8 +92,8 @@ def test_hydrate_refuses_bad_ids_embeddings_and_filters(services, run, agent, st
 
 
 def test_hydrate_loads_what_the_filter_shows_with_the_searchs_cosine(services, run, agent, stored, client):
-    other = run(services.memories.create, NewMemory(agent=f"{agent}-other", text="The user flies to Lisbon in June"))
-    archived = run(services.memories.create, NewMemory(agent=agent, text="The user flew to Porto last year"))
+    other = run(services.writes.store, NewMemory(agent=f"{agent}-other", text="The user flies to Lisbon in June"))
+    archived = run(services.writes.store, NewMemory(agent=agent, text="The user flew to Porto last year"))
     client.delete(f"/v1/memories/{archived.memory.id}", params={"agent": agent})
     result = run(services.retrieval.search, SearchQuery(agent=agent, text="Lisbon flight", track_access=False))
     [hit] = result.hits
@@ -130,9 +130,9 @@ def test_search_and_context_take_no_more_queries_than_before(services, run, agen
     """A small tenant's search is three statements (keyword scan, exact ranking, hydration);
     context adds one expansion and one hydration of what it reached, reusing the search's filter.
     Counted by statement name, this tenant's only (a background index warm-up may run beside)."""
-    near = run(services.memories.create, NewMemory(agent=agent, text="The user flies to Lisbon on 3 June")).memory
-    run(services.memories.create, NewMemory(agent=agent, text="The user booked a hotel in Lisbon"))
-    far = run(services.memories.create, NewMemory(agent=agent, text="Sunscreen and a hat go in the bag")).memory
+    near = run(services.writes.store, NewMemory(agent=agent, text="The user flies to Lisbon on 3 June")).memory
+    run(services.writes.store, NewMemory(agent=agent, text="The user booked a hotel in Lisbon"))
+    far = run(services.writes.store, NewMemory(agent=agent, text="Sunscreen and a hat go in the bag")).memory
     link = client.post(f"/v1/memories/{near.id}/links", json={"agent": agent, "type": "CAUSES", "to": far.id})
     assert link.status_code in (200, 201), link.text
 
