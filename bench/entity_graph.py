@@ -24,7 +24,7 @@ from graph.settings import Settings
 def claims(people: int, rng: random.Random) -> list[Claim]:
     """Each person works at one of people/10 companies, lives in one of people/15 cities and knows
     three others; each company has headquarters in a city."""
-    # Names without digits: a value with a digit is not taken for a thing (graph/beliefs/claims.py).
+    # Names without digits: a value with a digit is not taken for a thing (graph/entities/names.py).
     words = [a + b for a in ("Ka", "Lo", "Mi", "Ta", "Ve", "Ru", "So", "Ni", "Pe", "Da", "Jo", "Ze")
              for b in ("ra", "mo", "li", "den", "vik", "sa", "no", "ter", "bel", "gan")]
     names = [f"{a} {b}" for a in words for b in words if a != b][:people]
