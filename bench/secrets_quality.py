@@ -71,7 +71,7 @@ def evaluate(rows: list[dict]) -> tuple[dict[str, tuple[int, int]], list[dict], 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--split", choices=("test", "tune", "all"), default="test")
+    parser.add_argument("--split", choices=("test", "tune", "fresh", "all"), default="test")
     parser.add_argument("--record", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     rows = load(args.split)
