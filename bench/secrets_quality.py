@@ -9,7 +9,11 @@ with its category and the secret's text (or none), split into a tuning and a tes
 alternating within each category. A secret counts as found when the findings cover every
 character of it (so a redaction would remove it whole); the kind reported is not graded. The
 false-positive rate is the share of ordinary lines (category none) with any finding. The cost is
-the median time of `find_secrets` per line over every line of the half, repeated."""
+the median time of `find_secrets` per line over every line of the half, repeated, and for one long
+memory: the ordinary lines joined up to 32,000 characters (CREDENCE_MAX_TEXT_CHARS' default).
+
+Splits: `tune` and `test` alternate within each category; `fresh` was written after the rules had
+been tuned (on both halves, see docs/secrets.md) and was run once, not tuned on."""
 from __future__ import annotations
 
 import argparse
@@ -69,6 +73,21 @@ def evaluate(rows: list[dict]) -> tuple[dict[str, tuple[int, int]], list[dict], 
     return {k: (v[0], v[1]) for k, v in recall.items()}, missed, false_positives, statistics.median(times)
 
 
+def long_text_cost() -> float:
+    """Seconds for one 32,000-character memory of ordinary text."""
+    ordinary = [r["text"] for r in load("all") if r["category"] == "none"]
+    text = ""
+    while len(text) < 32_000:
+        text += " ".join(ordinary) + " "
+    text = text[:32_000]
+    times = []
+    for _ in range(5):
+        began = time.perf_counter()
+        find_secrets(text)
+        times.append(time.perf_counter() - began)
+    return statistics.median(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("test", "tune", "fresh", "all"), default="test")
@@ -88,9 +107,10 @@ def main() -> None:
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
                f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f}")
     mean_chars = statistics.mean(len(r["text"]) for r in rows)
-    section = (f"### secrets_quality, {args.split} half\n\n{machine}\n\n{len(rows)} lines "
+    section = (f"### secrets_quality, {args.split} split\n\n{machine}\n\n{len(rows)} lines "
                f"({total} with a secret, {ordinary} ordinary, {mean_chars:.0f} characters on average). "
-               f"`find_secrets` costs {per_text * 1e6:.0f} µs per line (median of 20 passes).\n\n"
+               f"`find_secrets` costs {per_text * 1e6:.0f} µs per line (median of 20 passes), and "
+               f"{long_text_cost() * 1e3:.1f} ms for one 32,000-character memory of ordinary text.\n\n"
                + "\n".join(lines) + "\n")
     print(section)
     for row in missed:

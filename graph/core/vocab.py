@@ -54,7 +54,7 @@ EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM"
 # does when it meets one: refuse it (the default), or store it with each secret replaced by
 # "[REDACTED:<kind>]".
 SECRET_KINDS = ("private_key", "aws_access_key", "aws_secret_key", "github_token", "slack_token", "stripe_key",
-                "anthropic_key", "openai_key", "google_api_key", "jwt", "generic_secret", "password",
+                "credence_key", "anthropic_key", "openai_key", "google_api_key", "jwt", "generic_secret", "password",
                 "card_number", "us_ssn", "iban")
 SECRET_MODES = ("refuse", "redact")
 DEFAULT_SECRET_MODE = "refuse"

@@ -12,6 +12,7 @@ Kinds (graph/core/vocab.py SECRET_KINDS), each a pattern plus a check that keeps
   aws_access_key  AKIA/ASIA/... + 16; aws_secret_key: 40 base64 characters after an AWS secret name;
   github_token    ghp_/gho_/ghu_/ghs_/ghr_ + 36, github_pat_...;  slack_token: xox?-..., webhooks;
   stripe_key      sk_/rk_ live/test keys and whsec_ (pk_ keys are publishable, not secret);
+  credence_key    this service's own scoped API keys, crd_ + 43;
   anthropic_key   sk-ant-...;  openai_key: sk-... / sk-proj-... with upper, lower case and digits;
   google_api_key  AIza + 35;   jwt: three base64url parts, the first two JSON objects ("eyJ");
   generic_secret  a random-looking value assigned to a key, token, secret or bearer name;
@@ -63,6 +64,8 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                r"|https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}")),
     ("stripe_key", re.compile(r"(?<![A-Za-z0-9])(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,247}|whsec_[A-Za-z0-9]{24,})"
                               r"(?![A-Za-z0-9])")),
+    # This service's own scoped API keys (graph/keys/service.py: "crd_" + token_urlsafe(32)).
+    ("credence_key", re.compile(r"(?<![A-Za-z0-9_])crd_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")),
     ("anthropic_key", re.compile(r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,}")),
     ("openai_key", re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_-]{20,})")),
     ("google_api_key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
@@ -146,8 +149,9 @@ _CARD_NETWORKS: tuple[tuple[int, int, tuple[int, ...]], ...] = (
 # An overlap goes to the more specific kind: a provider's token format, then a checksummed number
 # (an IBAN's digits may hold a Luhn-valid run), then a value named a secret or a password.
 _PRIORITY = {kind: i for i, kind in enumerate((
-    "private_key", "aws_access_key", "github_token", "slack_token", "stripe_key", "anthropic_key", "openai_key",
-    "google_api_key", "jwt", "aws_secret_key", "iban", "us_ssn", "card_number", "generic_secret", "password"))}
+    "private_key", "aws_access_key", "github_token", "slack_token", "stripe_key", "credence_key", "anthropic_key",
+    "openai_key", "google_api_key", "jwt", "aws_secret_key", "iban", "us_ssn", "card_number", "generic_secret",
+    "password"))}
 assert set(_PRIORITY) == set(SECRET_KINDS)
 
 

@@ -25,6 +25,7 @@ from graph.transfer import lines
 AWS = "AKIAQ3EGRV7KXN2MZB4T"
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 OPENAI = "sk-proj-" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb3dEf6h"
+CREDENCE = "crd_" + "Zk3-Qx9_aB4cD5eF6gH7iJ8kL9mN0pQ1rS2tU3vW4xY"
 SLACK = "xoxb-12345678901-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
        "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c")
@@ -50,6 +51,7 @@ PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxyz0123456789abcdef\n---
     (f"bot {SLACK}", SLACK, "slack_token"),
     ("STRIPE=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe_key"),
     (f"OPENAI_API_KEY={OPENAI}", OPENAI, "openai_key"),
+    (f"credence key {CREDENCE}", CREDENCE, "credence_key"),
     ("key sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z_AA", "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z_AA",
      "anthropic_key"),
     ("maps AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q", "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q", "google_api_key"),
@@ -181,7 +183,7 @@ def test_import_lines_are_screened_by_line_and_field():
 
 def test_every_kind_of_the_vocabulary_is_detected_somewhere_above():
     texts = [f"password: hunter2 {AWS} {GITHUB} {OPENAI} {JWT} {PEM}",
-             f"{SLACK} sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+             f"{SLACK} {CREDENCE} sk_live_4eC39HqLyjWDarjtT1zdp7dc",
              "sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z_AA AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
              "api_key=9f8e7d6c5b4a39281706f5e4d3c2b1a0Zq 4242 4242 4242 4242 536-90-4399 GB82WEST12345698765432",
              "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]
