@@ -66,8 +66,8 @@ _TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = (
                               r"(?![A-Za-z0-9])")),
     # This service's own scoped API keys (graph/keys/service.py: "crd_" + token_urlsafe(32)).
     ("credence_key", re.compile(r"(?<![A-Za-z0-9_])crd_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")),
-    ("anthropic_key", re.compile(r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,}")),
-    ("openai_key", re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_-]{20,})")),
+    ("anthropic_key", re.compile(r"(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[A-Za-z0-9_-]{20,400}")),
+    ("openai_key", re.compile(r"(?<![A-Za-z0-9])sk-(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_-]{20,400})")),
     ("google_api_key", re.compile(r"(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])")),
     ("jwt", re.compile(r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{8,}")),
 )
@@ -80,11 +80,13 @@ _SECRET_NAME = (r"(?:api[_ -]?key|apikey|api[_ -]?secret|access[_ -]?key(?:[_ -]
                 r"private[_ -]?key|signing[_ -]?key|app[_ -]?key|webhook[_ -]?secret|credentials?)")
 _PASSWORD_NAME = r"(?:password|passwd|passphrase|passcode|passwort|pwd|pw)"
 _ASSIGN = r"[\"']?\s*(?:[:=]|=>|:=)\s*"
-_GENERIC = re.compile(r"(?i)(?<![A-Za-z0-9])[\w.-]*?" + _SECRET_NAME + r"[\w.-]*" + _ASSIGN +
+# Names are bounded (64 characters around the secret word) and start a word, so a long run of word
+# characters costs linear time, not quadratic (tests/unit/test_secrets.py times the worst cases).
+_GENERIC = re.compile(r"(?i)(?<![\w.-])[\w.-]{0,64}?" + _SECRET_NAME + r"[\w.-]{0,64}" + _ASSIGN +
                       r"(?:(?P<q>[\"'`])(?P<qv>[^\"'`\n]{8,}?)(?P=q)|(?P<v>[^\s\"'`,;)}\]]{12,}))")
 _GENERIC_PROSE = re.compile(r"(?i)\b" + _SECRET_NAME + r"\s+(?:is|was|=)\s+[\"'`]?(?P<v>[^\s\"'`,;)}\]]{12,})")
 _BEARER = re.compile(r"(?i)\b(?:bearer|token)\s+(?P<v>[A-Za-z0-9._~+/=-]{16,})")
-_PASSWORD_ASSIGN = re.compile(r"(?i)(?<![A-Za-z0-9])[\w.-]*?" + _PASSWORD_NAME + r"[\w.-]*" + _ASSIGN +
+_PASSWORD_ASSIGN = re.compile(r"(?i)(?<![\w.-])[\w.-]{0,64}?" + _PASSWORD_NAME + r"[\w.-]{0,64}" + _ASSIGN +
                               r"(?:(?P<q>[\"'`])(?P<qv>[^\"'`\n]{1,200}?)(?P=q)|(?P<v>[^\s\"'`,;]+))")
 _PASSWORD_PROSE = re.compile(
     r"(?i)\b(?:" + _PASSWORD_NAME + r"|pin(?: code)?)"
@@ -101,12 +103,12 @@ _PASSWORD_VERB = re.compile(
 # "user jsmith password Pa55word!": a password name, then a value with letters and digits or symbols.
 _PASSWORD_BARE = re.compile(r"(?i)\b(?:" + _PASSWORD_NAME + r")\s+[\"'`]?"
                             r"(?P<v>(?=\S*[A-Za-z])(?=\S*[^\sA-Za-z])[^\s\"'`]{6,})")
-_URL_PASSWORD = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s]")
+_URL_PASSWORD = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@]*:(?P<v>[^\s@/]+)@[^\s]")
 # "login for the box: admin / P@ss1", "creds are bob@example.com / s3cret!": a user, a slash, a password.
 _USER_SLASH = re.compile(r"(?i)\b(?:log\s*in|login|creds?|credentials|user(?:name)?|account|sign\s*in)\b[^\n/]{0,60}?"
-                         r"[\w.@+-]+\s*/\s*[\"'`]?(?P<v>[^\s\"'`]+)")
+                         r"[\w.@+-]{1,100}\s*/\s*[\"'`]?(?P<v>[^\s\"'`]+)")
 # mysql -p'secret' / mysqldump -psecret: the password glued to the flag.
-_CLI_PASSWORD = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p"
+_CLI_PASSWORD = re.compile(r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]{0,200}?\s-p"
                            r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)")
 _DIGITS = re.compile(r"(?<![\w.,/-])\d(?:[ -]?\d){11,18}(?![\w/]|[.,-]\d)")
 _SSN = re.compile(r"(?<![\w-])\d{3}(?P<s>[- ])\d{2}(?P=s)\d{4}(?![\w-])")
