@@ -11,7 +11,10 @@ import logging
 
 import pytest
 
+from credence_client import endpoints
+from credence_client.models import PatchedMemory, StoredMemory
 from tests.helpers import assert_problem, list_all, store
+from tests.integration.test_client_schema import branches, ref_name, route
 
 AWS = "AKIAQ3EGRV7KXN2MZB4T"
 CARD = "4111 1111 1111 1111"
@@ -189,3 +192,21 @@ def test_an_unknown_mode_is_a_422_naming_secrets(client, agent):
     assert_problem(client.post("/v1/memories", json={"agent": agent, "text": "x", "secrets": "keep"}), 422, "secrets")
     assert_problem(client.post("/v1/import", params={"agent": agent, "secrets": "keep"}, content="{}",
                                headers={"content-type": "application/x-ndjson"}), 422, "secrets")
+
+
+def test_the_client_reads_what_was_redacted(client, agent):
+    """The light client reads a PATCH answer with the schema the route declares (PatchOut), and both
+    a store's and a patch's answer keep `redacted`."""
+    call = endpoints.update(agent, "0b5e3c1a-3f7e-4d7c-9a51-2f5c0e9d1a14", {"text": "t", "secrets": "redact"})
+    answer = route(client.get("/openapi.json").json(), call.method, call.path)["responses"]["200"]
+    assert {ref_name(s) for s in branches(answer["content"]["application/json"]["schema"])} == {"PatchOut"}
+    assert call.read.model is PatchedMemory  # type: ignore[attr-defined]
+    response = client.post("/v1/memories", json={"agent": agent, "text": f"key {AWS}", "secrets": "redact"})
+    stored = StoredMemory.model_validate(response.json())
+    assert stored.redacted == [{"field": "text", "kind": "aws_access_key", "start": 4, "end": 24}]
+    response = client.patch(f"/v1/memories/{stored.id}", params=call.params,
+                            json={"text": f"jwt {JWT}", "secrets": "redact"})
+    patched = call.read(response.json())
+    assert isinstance(patched, PatchedMemory)
+    assert (patched.text, patched.redacted) == ("jwt [REDACTED:jwt]",
+                                                [{"field": "text", "kind": "jwt", "start": 4, "end": 4 + len(JWT)}])
