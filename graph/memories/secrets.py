@@ -124,11 +124,11 @@ incorrect invalid valid expired expiring required needed missing empty blank set
 stored saved kept written encrypted hashed salted managed handled shared sent known unknown weak strong long
 short easy hard simple secure insecure safe unsafe complex good bad fine ok okay case-sensitive sensitive
 in on at for to of from with without by as about into under over inside somewhere here there where what
-which who whom whose how when why whatever something nothing anything everything same one two
+which who whom whose how when why whatever something nothing anything everything one two
 generated random temporary temp default usually always never probably definitely literally actually
 supposed meant going gonna changing expiring rotating rotated updated locked protected visible hidden
-printed listed attached included included. mentioned above below enabled disabled optional mandatory
-manager managers policy policies field fields prompt reset? rules requirement requirements hint hints
+printed listed attached included mentioned above below enabled disabled optional mandatory
+manager managers policy policies field fields prompt rules requirement requirements hint hints
 and or but if then else because since until unless while again anyway though
 """.split())
 _PLACEHOLDER = re.compile(r"(?i)^(?:\[redacted.*|<[^>]*>?|\$\{?[\w.-]*\}?|\{\{.*|%[\w(].*|\*+|x{3,}|\.{3,}|…|-+|_+|"
@@ -192,13 +192,8 @@ def _password_value(value: str, prose: bool) -> bool:
     value = value.strip()
     if len(value) < (4 if prose else 3) or _PLACEHOLDER.match(value):
         return False
-    if prose:
-        if value.lower() in _NOT_A_PASSWORD or value.lower().rstrip(".,!?:;") in _NOT_A_PASSWORD:
-            return False
-        # "the password is what you set", "pin code is 4 digits": prose words, not a password
-        if re.fullmatch(r"[a-z]+", value) and value in _NOT_A_PASSWORD:
-            return False
-    return True
+    # "the password is what you set", "is required", "was wrong": prose words, not a password
+    return not prose or value.lower().rstrip(".,!?:;") not in _NOT_A_PASSWORD
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
