@@ -148,7 +148,8 @@ def test_redact_mode_stores_the_redacted_text_and_says_so(client, agent, witness
         {"field": "claim.value", "kind": "card_number", "start": 5, "end": 5 + len(CARD)}]
     got = client.get(f"/v1/memories/{stored['id']}", params={"agent": agent}).json()
     assert (got["text"], got["metadata"]) == (stored["text"], stored["metadata"])
-    assert witness() == [stored["text"]]  # the model saw the redacted text only
+    # The model saw the redacted text (and the index's own warm-up query), never the secret.
+    assert [t for t in witness() if t != "warm-up"] == [stored["text"]]
 
     # A batch redacts by its own choice; an item that says refuse is still refused.
     batch = {"secrets": "redact", "memories": [{"agent": agent, "text": f"token {JWT}"},
