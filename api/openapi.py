@@ -11,6 +11,7 @@ from fastapi import FastAPI
 
 from api.idempotency import MAX_KEY_CHARS, takes_key
 from api.problems import MEDIA_TYPE
+from graph.core.vocab import SECRET_KINDS
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -24,6 +25,12 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         "errors": {"type": "array", "description": "Invalid input: one entry per field to fix.", "items": {
             "type": "object", "required": ["field", "message"],
             "properties": {"field": {"type": "string"}, "message": {"type": "string"}}}},
+        "secrets": {"type": "array", "description": "Invalid input holding a secret (docs/secrets.md): each one by "
+                                                    "field, kind and character span in that field as sent, never "
+                                                    "by value.", "items": {
+            "type": "object", "required": ["field", "kind", "start", "end"],
+            "properties": {"field": {"type": "string"}, "kind": {"type": "string", "enum": list(SECRET_KINDS)},
+                           "start": {"type": "integer"}, "end": {"type": "integer"}}}},
     },
     "additionalProperties": True,
 }
@@ -40,7 +47,8 @@ PROBLEMS: dict[int, tuple[str, dict[str, Any]]] = {
     409: (("Conflict with the current state: a version changed, a conflict already resolved, an "
            "idempotency key reused with another body."), {}),
     413: ("The request body is larger than the configured limit.", {}),
-    422: ("Invalid input: `errors` names each field to fix. Nothing was written.", {}),
+    422: ("Invalid input: `errors` names each field to fix (and `secrets` each secret found). Nothing was written.",
+          {}),
     503: ("The graph database cannot be reached now; retry after the given seconds.",
           {"Retry-After": {**_HEADER, "description": "Seconds to wait before retrying."}}),
 }

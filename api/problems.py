@@ -13,7 +13,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
 
-from graph.core.errors import BackendUnavailable, CredenceError, InvalidInput, NotFound, StateConflict, VersionConflict
+from graph.core.errors import (
+    BackendUnavailable,
+    CredenceError,
+    InvalidInput,
+    NotFound,
+    SecretInInput,
+    StateConflict,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 MEDIA_TYPE = "application/problem+json"
@@ -44,8 +52,10 @@ async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
 
 
 async def _invalid(_: Request, exc: InvalidInput) -> JSONResponse:
+    # A secret is named by field, kind and span (graph/memories/secrets.py), never by value.
+    extra: dict[str, Any] = {"secrets": list(exc.findings)} if isinstance(exc, SecretInInput) else {}
     return problem(422, "invalid-input", "Invalid input", str(exc),
-                   errors=[{"field": exc.field, "message": exc.message}])
+                   errors=[{"field": exc.field, "message": exc.message}], **extra)
 
 
 async def _not_found(_: Request, exc: NotFound) -> JSONResponse:

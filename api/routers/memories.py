@@ -19,6 +19,8 @@ from api.schemas.memories import (
     MemoryPage,
     MemoryUpdate,
     OperationOut,
+    PatchOut,
+    SecretOut,
     StoreOut,
 )
 from graph.core.vocab import visible_statuses
@@ -50,7 +52,7 @@ async def create_memory(body: MemoryCreate, writes: WritesDep, actor: ActorDep, 
 async def create_memories(body: MemoryBatchCreate, writes: WritesDep, actor: ActorDep,
                           guard: GuardDep) -> MemoryBatchOut:
     await guard.write(*{m.agent for m in body.memories})  # a batch may hold several agents: all in scope
-    new = [m.to_domain() for m in body.memories]
+    new = [m.to_domain(body.secrets) for m in body.memories]
     guard.sources(*{m.provenance.source for m in new})
     stored = await writes.store_many(new, actor=actor)
     return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
@@ -81,11 +83,12 @@ async def list_memories(
                       next_cursor=page.next_cursor)
 
 
-@router.patch("/memories/{memory_id}", response_model=MemoryOut)
+@router.patch("/memories/{memory_id}", response_model=PatchOut)
 async def update_memory(memory_id: UUID, agent: AgentQuery, body: MemoryUpdate, memories: MemoriesDep,
-                        actor: ActorDep) -> MemoryOut:
-    patch = MemoryPatch(changes=body.changes(), expected_version=body.expected_version)
-    return MemoryOut.of(await memories.update(agent, str(memory_id), patch, actor=actor))
+                        actor: ActorDep) -> PatchOut:
+    patch = MemoryPatch(changes=body.changes(), expected_version=body.expected_version, secrets=body.secrets)
+    result = await memories.patch(agent, str(memory_id), patch, actor=actor)
+    return PatchOut(**MemoryOut.of(result.memory).model_dump(), redacted=[SecretOut.of(s) for s in result.redacted])
 
 
 @router.delete("/memories/{memory_id}", response_model=MemoryOut | HardDeleteOut,

@@ -11,6 +11,8 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from api.deps import ActorDep, AgentQuery, GuardDep, ServicesDep
+from api.schemas.memories import SECRETS_DESCRIPTION, SecretMode, SecretOut
+from graph.core.vocab import DEFAULT_SECRET_MODE
 
 router = APIRouter(prefix="/v1", tags=["transfer"])
 
@@ -21,6 +23,9 @@ class ImportOut(BaseModel):
     lines: int = Field(description="Lines read from the body (blank lines not counted).")
     created: dict[str, int] = Field(description="New nodes per kind: predicate, memory, conflict, operation.")
     existing: dict[str, int] = Field(description="Lines whose node the tenant already held, left as they were.")
+    redacted: list[SecretOut] = Field(default_factory=list, description=
+                                      "Secrets replaced by [REDACTED:<kind>] before importing (secrets=redact); "
+                                      "each field is named \"line N: kind.field\".")
 
 
 @router.get("/export", response_class=StreamingResponse,
@@ -53,14 +58,17 @@ async def import_lines(
     agent: AgentQuery, request: Request, services: ServicesDep, actor: ActorDep, guard: GuardDep,
     first_line: Annotated[int, Query(ge=1, description="The file line number of the body's first line, so "
                                                        "errors name the line of the file.")] = 1,
+    secrets: Annotated[SecretMode, Query(description=SECRETS_DESCRIPTION)] = DEFAULT_SECRET_MODE,
 ) -> ImportOut:
     # An import restores trust, status, conflicts and audit records as the file says, past the belief
     # rules: the tenant's administrators may do that (as they may register predicates), writers may not.
     await guard.admin(agent)
     guard.any_source("an import restores memories from every source")
     # The request gate (api/gate.py) has bounded the body: CREDENCE_MAX_BATCH_BODY_BYTES for this route.
-    result = await services.imports.import_body(agent, await request.body(), first_line=first_line, actor=actor)
-    return ImportOut(lines=result.lines, created=result.created, existing=result.existing)
+    result = await services.imports.import_body(agent, await request.body(), first_line=first_line, actor=actor,
+                                                secrets=secrets)
+    return ImportOut(lines=result.lines, created=result.created, existing=result.existing,
+                     redacted=[SecretOut.of(s) for s in result.redacted])
 
 
 def _jsonl(lines: list[dict[str, Any]]) -> str:

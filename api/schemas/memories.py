@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
 from graph.audit import Operation
-from graph.core.vocab import ON_CONFLICT
-from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, StoreResult
+from graph.core.vocab import DEFAULT_SECRET_MODE, ON_CONFLICT, SECRET_KINDS, SECRET_MODES
+from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, SecretSpan, StoreResult
 from graph.memories.rules import (
     MAX_CATEGORY_CHARS,
     MAX_METADATA_BYTES,
@@ -21,6 +21,24 @@ from graph.memories.rules import (
     NOT_NULL_ON_PATCH,
     PATCHABLE_FIELDS,
 )
+
+SecretMode = Literal[SECRET_MODES]  # type: ignore[valid-type]
+SECRETS_DESCRIPTION = ("What a secret in what is sent does (passwords, card numbers, SSNs, IBANs, API keys and "
+                       "tokens, JWTs, private keys; docs/secrets.md): refuse (the default) answers 422 naming each "
+                       "by field, kind and character span, and stores nothing; redact stores the text with each "
+                       "secret replaced by [REDACTED:<kind>] and lists them in `redacted`.")
+
+
+class SecretOut(BaseModel):
+    """A secret found in what was sent: never its value."""
+    field: str = Field(description="The field as sent, e.g. text, metadata.db.password, memories[2].claim.value.")
+    kind: Literal[SECRET_KINDS]  # type: ignore[valid-type]
+    start: int = Field(description="Its first character in that field's value as sent (0-based).")
+    end: int = Field(description="One past its last character.")
+
+    @classmethod
+    def of(cls, span: SecretSpan) -> SecretOut:
+        return cls(field=span.field, kind=span.kind, start=span.start, end=span.end)
 
 
 class MemoryCreate(Request):
@@ -41,18 +59,22 @@ class MemoryCreate(Request):
     on_conflict: Literal[ON_CONFLICT] = Field(  # type: ignore[valid-type]
         "quarantine", description="keep_active: a write that loses a conflict stays active; the conflict is "
                                   "still recorded for review.")
+    secrets: SecretMode | None = Field(None, description=SECRETS_DESCRIPTION + " In a batch, the default is the "
+                                                                               "batch's `secrets`.")
 
-    def to_domain(self) -> NewMemory:
+    def to_domain(self, secrets: str = DEFAULT_SECRET_MODE) -> NewMemory:
         return NewMemory(agent=self.agent, text=self.text, memory_type=self.memory_type, category=self.category,
                          importance=self.importance, tags=tuple(self.tags), event_at=self.event_at,
                          metadata=self.metadata, claim=self.claim.to_domain() if self.claim else None,
                          provenance=self.provenance.to_domain() if self.provenance else Provenance(),
                          suspicious=(self.quarantine.details or "") if self.quarantine else None,
-                         on_conflict=self.on_conflict)
+                         on_conflict=self.on_conflict, secrets=self.secrets or secrets)
 
 
 class MemoryBatchCreate(Request):
     memories: list[MemoryCreate] = Field(min_length=1, description="At most CREDENCE_MAX_BATCH items.")
+    secrets: SecretMode = Field(DEFAULT_SECRET_MODE, description=SECRETS_DESCRIPTION + " An item's own `secrets` "
+                                                                                       "overrides it.")
 
 
 class MemoryUpdate(Request):
@@ -70,6 +92,7 @@ class MemoryUpdate(Request):
     event_at: Instant | None = None
     metadata: dict[str, Any] | None = Field(None, description="Replaces the metadata; the same rules as on create.")
     expected_version: StrictInt | None = Field(None, ge=1, le=MAX_VERSION)
+    secrets: SecretMode = Field(DEFAULT_SECRET_MODE, description=SECRETS_DESCRIPTION)
 
     @model_validator(mode="after")
     def _something_to_change(self) -> MemoryUpdate:
@@ -146,12 +169,20 @@ class StoreOut(MemoryOut):
     quarantined: bool
     pending_conflict_id: str | None = Field(description="The conflict awaiting review, when the write was blocked.")
     conflicts: list[str] = Field(description="Ids of every conflict this write recorded.")
+    redacted: list[SecretOut] = Field(default_factory=list, description=
+                                      "Secrets replaced by [REDACTED:<kind>] before storing (secrets=redact).")
 
     @classmethod
     def of_result(cls, result: StoreResult) -> StoreOut:
         return cls(**MemoryOut.of(result.memory).model_dump(), deduplicated=result.deduplicated,
                    superseded=list(result.superseded), quarantined=result.memory.status == "quarantined",
-                   pending_conflict_id=result.pending_conflict_id, conflicts=list(result.conflicts))
+                   pending_conflict_id=result.pending_conflict_id, conflicts=list(result.conflicts),
+                   redacted=[SecretOut.of(s) for s in result.redacted])
+
+
+class PatchOut(MemoryOut):
+    redacted: list[SecretOut] = Field(default_factory=list, description=
+                                      "Secrets replaced by [REDACTED:<kind>] before storing (secrets=redact).")
 
 
 class MemoryBatchOut(BaseModel):

@@ -32,6 +32,7 @@ from credence_client.models import (
     Memory,
     MemoryPage,
     Neighbourhood,
+    PatchedMemory,
     PredicateSchema,
     Resolution,
     Review,
@@ -147,9 +148,10 @@ def memories_params(agent: str, filters: dict[str, Any]) -> dict[str, Any]:
     return {"agent": agent, "limit": 200, **filters}
 
 
-def update(agent: str, memory_id: str, changes: dict[str, Any]) -> Call[Memory]:
+def update(agent: str, memory_id: str, changes: dict[str, Any]) -> Call[PatchedMemory]:
+    """`changes` may hold `secrets: "redact"` (docs/secrets.md); the answer lists what was redacted."""
     path, params = _memory(agent, memory_id)
-    return Call("PATCH", path, params, json=changes, read=_model(Memory))
+    return Call("PATCH", path, params, json=changes, read=_model(PatchedMemory))
 
 
 def archive(agent: str, memory_id: str) -> Call[Memory]:

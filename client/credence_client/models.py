@@ -81,6 +81,14 @@ class StoredMemory(Memory):
     quarantined: bool
     pending_conflict_id: str | None
     conflicts: list[str]
+    # Secrets replaced by [REDACTED:<kind>] (secrets="redact"): {field, kind, start, end}, never a value.
+    redacted: list[dict[str, Any]] = []
+
+
+class PatchedMemory(Memory):
+    """A patch's answer: the memory, and the secrets the patch had replaced (secrets="redact")."""
+    openapi = "PatchOut"
+    redacted: list[dict[str, Any]] = []
 
 
 class MemoryPage(Model):
@@ -413,7 +421,7 @@ class About(Model):
 
 # Every model above, for the schema test and for readers.
 ALL: tuple[type[Model], ...] = (
-    Claim, Quarantine, Memory, StoredMemory, MemoryPage, Deleted, Operation, History, Related, SearchHit,
+    Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, Related, SearchHit,
     SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
     Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema, Entity, EntityRef, Relationship,
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,

@@ -32,6 +32,7 @@ from credence_client.models import (
     Link,
     Memory,
     Neighbourhood,
+    PatchedMemory,
     PredicateSchema,
     Resolution,
     Review,
@@ -125,8 +126,10 @@ class Credence:
         """Every memory that passes the filters (status, memory_type, include_*), page by page."""
         return self._pages("/v1/memories", e.memories_params(agent, filters))
 
-    def update(self, agent: str, memory_id: str, *, idempotency_key: str | None = None, **changes: Any) -> Memory:
-        """PATCH: only the fields given change; pass expected_version to guard against lost updates."""
+    def update(self, agent: str, memory_id: str, *, idempotency_key: str | None = None,
+               **changes: Any) -> PatchedMemory:
+        """PATCH: only the fields given change; pass expected_version to guard against lost updates, and
+        secrets="redact" to store a secret redacted rather than be refused (the answer's `redacted`)."""
         return self.send(e.update(agent, memory_id, changes).keyed(idempotency_key))
 
     def archive(self, agent: str, memory_id: str, *, idempotency_key: str | None = None) -> Memory:

@@ -1,6 +1,8 @@
 """One error root for the domain; the API maps each subclass to an HTTP problem."""
 from __future__ import annotations
 
+from typing import Any
+
 
 class CredenceError(Exception):
     """Root of every error Credence raises on purpose."""
@@ -18,6 +20,16 @@ class InvalidInput(CredenceError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field, self.message = field, message
+
+
+class SecretInInput(InvalidInput):
+    """What would be stored holds a secret. `findings` name each one by field, kind and character
+    span (start, end) in what was sent, never by value, so neither the answer nor a log of it
+    repeats the secret."""
+
+    def __init__(self, field: str, message: str, findings: tuple[dict[str, Any], ...]) -> None:
+        super().__init__(field, message)
+        self.findings = findings
 
 
 class VersionConflict(CredenceError):

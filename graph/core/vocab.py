@@ -52,3 +52,12 @@ EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM"
 
 # A conflict waits for a person (pending) or was decided, by the engine or a person (resolved).
 CONFLICT_STATUSES = ("pending", "resolved")
+
+# Secrets a memory must never hold (graph/memories/secrets.py finds them), by kind, and what a write
+# does when it meets one: refuse it (the default), or store it with each secret replaced by
+# "[REDACTED:<kind>]".
+SECRET_KINDS = ("private_key", "aws_access_key", "aws_secret_key", "github_token", "slack_token", "stripe_key",
+                "credence_key", "anthropic_key", "openai_key", "google_api_key", "jwt", "generic_secret", "password",
+                "card_number", "us_ssn", "iban")
+SECRET_MODES = ("refuse", "redact")
+DEFAULT_SECRET_MODE = "refuse"

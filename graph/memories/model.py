@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.core.vocab import DEFAULT_SOURCE
+from graph.core.vocab import DEFAULT_SECRET_MODE, DEFAULT_SOURCE
 
 DEFAULT_IMPORTANCE = 0.5
 
@@ -53,6 +53,7 @@ class NewMemory:
     provenance: Provenance = Provenance()
     suspicious: str | None = None  # set: store quarantined as suspicious_input, with these details
     on_conflict: str = "quarantine"
+    secrets: str = DEFAULT_SECRET_MODE  # refuse | redact: what a secret in this memory does (secrets.py)
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,23 @@ class Memory:
 
 
 @dataclass(frozen=True)
+class SecretSpan:
+    """A secret found in what was sent: the field, its kind and its character span [start, end) in
+    that field's value as sent. Never its value."""
+    field: str
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
 class StoreResult:
     memory: Memory
     deduplicated: bool = False
     superseded: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()        # ids of the Conflict nodes this write recorded
     pending_conflict_id: str | None = None  # the first conflict awaiting review, if any
+    redacted: tuple[SecretSpan, ...] = ()  # secrets replaced by [REDACTED:<kind>] (secrets="redact")
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,13 @@ class MemoryPatch:
     """Only the fields present in `changes` change; `event_at` may be set to None to clear it."""
     changes: dict[str, Any]
     expected_version: int | None = None
+    secrets: str = DEFAULT_SECRET_MODE  # refuse | redact, as on a new memory
+
+
+@dataclass(frozen=True)
+class PatchResult:
+    memory: Memory
+    redacted: tuple[SecretSpan, ...] = ()
 
 
 @dataclass(frozen=True)

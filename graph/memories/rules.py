@@ -16,7 +16,7 @@ from graph.core.errors import InvalidInput
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import check_instant
 from graph.core.values import MAX_METADATA_DEPTH, check_json, check_unicode
-from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SOURCE_TYPES
+from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SECRET_MODES, SOURCE_TYPES
 from graph.memories.claims import check_claim
 from graph.memories.model import MemoryPatch, NewMemory
 
@@ -136,6 +136,8 @@ def check_new(item: NewMemory, where: str, max_text_chars: int) -> dict[str, Any
     check_optional_str(item.suspicious, f"{where}quarantine.details", MAX_SUSPICIOUS_DETAILS_CHARS)
     if item.on_conflict not in ON_CONFLICT:
         raise InvalidInput(f"{where}on_conflict", f"must be one of {', '.join(ON_CONFLICT)}")
+    if item.secrets not in SECRET_MODES:
+        raise InvalidInput(f"{where}secrets", f"must be one of {', '.join(SECRET_MODES)}")
     if item.claim is not None:
         check_claim(item.claim, f"{where}claim")
     return {"importance": importance, "tags": tags, "metadata": metadata}

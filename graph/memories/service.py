@@ -3,6 +3,7 @@ write is one transaction."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from graph import audit
 from graph.audit import DEFAULT_ACTOR
@@ -14,9 +15,10 @@ from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import ARCHIVED, DEFAULT_STATUSES, MEMORY_TYPES, STATUSES
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.model import Memory, MemoryPatch, Page
+from graph.memories.model import Memory, MemoryPatch, Page, PatchResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_patch, metadata_json
+from graph.memories.secrets import check_mode, refuse, screen_changes
 from graph.store.gateway import GraphRunner, Tx
 
 MAX_PAGE = 500  # memories in one listing page
@@ -33,10 +35,18 @@ class MemoryService:
 
     # -- changes (new memories are written by graph/writes) ------------------------------------
     async def update(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> Memory:
+        return (await self.patch(agent, memory_id, patch, actor)).memory
+
+    async def patch(self, agent: str, memory_id: str, patch: MemoryPatch, actor: str = DEFAULT_ACTOR) -> PatchResult:
+        """The memory as patched, and the secrets redacted from the patch (patch.secrets="redact");
+        in refuse mode a secret in text, category, tags or metadata refuses the patch (secrets.py)."""
         # Only PATCHABLE_FIELDS, each within its rules; anything else is refused before the encoder
-        # or the graph is touched (graph/memories/rules.py).
+        # or the graph is touched (graph/memories/rules.py). Secrets are found before either.
         check_agent(agent)
-        clean = check_patch(patch, self.max_text_chars)
+        mode = check_mode(patch.secrets)
+        screened, spans = screen_changes(patch)
+        refuse(spans, mode)
+        clean = check_patch(replace(patch, changes=screened), self.max_text_chars)
         changes = dict(clean)
         set_event_at = "event_at" in changes
         event_at = iso(changes.pop("event_at", None))
@@ -60,7 +70,7 @@ class MemoryService:
         updated = await self.runner.write_tx(work)
         if "embedding" in changes:
             self.on_vectors_written()
-        return updated
+        return PatchResult(memory=updated, redacted=tuple(spans))
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         check_agent(agent)

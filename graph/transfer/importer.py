@@ -12,7 +12,7 @@ import logging
 import uuid
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from graph.audit import DEFAULT_ACTOR
@@ -20,8 +20,11 @@ from graph.core.errors import InvalidInput, StateConflict
 from graph.core.keys import source_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import utcnow
+from graph.core.vocab import DEFAULT_SECRET_MODE
 from graph.embedding.encoder import AsyncEncoder
 from graph.entities.claims import about_rows
+from graph.memories.model import SecretSpan
+from graph.memories.secrets import check_mode
 from graph.store.gateway import GraphRunner, Tx
 from graph.transfer import lines as parse_lines
 from graph.transfer.lines import Batch
@@ -35,6 +38,7 @@ class ImportResult:
     lines: int
     created: dict[str, int]
     existing: dict[str, int]
+    redacted: tuple[SecretSpan, ...] = ()  # secrets replaced by [REDACTED:<kind>] (secrets="redact")
 
 
 class ImportService:
@@ -45,10 +49,12 @@ class ImportService:
         self.on_vectors_written = on_vectors_written
 
     async def import_body(self, agent: str, body: bytes, *, first_line: int = 1,
-                          actor: str = DEFAULT_ACTOR) -> ImportResult:
+                          actor: str = DEFAULT_ACTOR, secrets: str = DEFAULT_SECRET_MODE) -> ImportResult:
         """`body`: JSON Lines, a JSON array of lines, or mem0's get_all answer; `first_line` is the
-        number of its first line in the client's file, so errors name the file's line."""
+        number of its first line in the client's file, so errors name the file's line. `secrets`:
+        refuse (a line holding a secret refuses the request) or redact (graph/memories/secrets.py)."""
         check_agent(agent, "agent")
+        mode = check_mode(secrets)
         if isinstance(first_line, bool) or not isinstance(first_line, int) or first_line < 1:
             raise InvalidInput("first_line", "must be a positive integer")
         items = parse_lines.decode(body, first_line)
@@ -57,10 +63,12 @@ class ImportService:
         if len(items) > self.max_lines:
             raise InvalidInput("body", f"holds {len(items)} lines; the limit is {self.max_lines} per request "
                                        "(send the file in batches)")
+        items, redacted = parse_lines.screen(items, mode)
         batch = parse_lines.parse(items, agent, max_text_chars=self.max_text_chars, actor=actor, now=utcnow())
         result = await self.import_batch(agent, batch)
-        log.info("import into %s: %d lines, created %s", agent, result.lines, result.created)
-        return result
+        log.info("import into %s: %d lines, created %s, %d secrets redacted", agent, result.lines, result.created,
+                 len(redacted))
+        return replace(result, redacted=tuple(redacted))
 
     async def import_batch(self, agent: str, batch: Batch) -> ImportResult:
         _no_repeats(batch)

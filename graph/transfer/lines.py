@@ -27,7 +27,7 @@ from graph.core.vocab import (
     STATUSES,
 )
 from graph.memories.claims import check_claim
-from graph.memories.model import Claim
+from graph.memories.model import Claim, SecretSpan
 from graph.memories.rules import (
     MAX_REF_CHARS,
     check_category,
@@ -38,6 +38,7 @@ from graph.memories.rules import (
     check_text,
     metadata_json,
 )
+from graph.memories.secrets import refuse, screen_json
 from graph.transfer import format as fmt
 from graph.transfer import mem0
 
@@ -88,6 +89,33 @@ def _json(text: str, line: int) -> Any:
                            f"is not valid JSON ({exc.msg}, column {exc.colno})") from None
     except RecursionError:  # the parser's own nesting limit (about 1,000 levels): was a 500
         raise InvalidInput(f"line {line}", "nests too deeply to read") from None
+
+
+# The fields of an import line that hold what people wrote, where a secret may hide (graph/memories/secrets.py):
+# a mem0 item's memory and metadata, a memory's words and claim, notes and reasons, audit payloads.
+SCREENED = {"mem0": ("memory", "metadata", "categories"),
+            "memory": ("text", "category", "tags", "metadata", "claim", "quarantine_details", "sources"),
+            "edge": ("note", "reason"), "conflict": ("reason",), "operation": ("before", "after")}
+
+
+def screen(items: list[tuple[int, Any]], mode: str) -> tuple[list[tuple[int, Any]], list[SecretSpan]]:
+    """The lines as they will be parsed and the secrets found in them, each named "line N: kind.field".
+    In refuse mode any secret refuses the whole request, listing every one; in redact mode each is
+    replaced by [REDACTED:<kind>]. Runs before the lines are parsed, embedded, written or logged."""
+    out, spans = [], []
+    for number, item in items:
+        if not isinstance(item, dict):
+            out.append((number, item))
+            continue
+        kind = item.get("kind") if "kind" in item else ("mem0" if "memory" in item else None)
+        clean = dict(item)
+        for name in SCREENED.get(kind, ()) if isinstance(kind, str) else ():
+            if name in item:
+                clean[name], found = screen_json(item[name], f"line {number}: {kind}.{name}")
+                spans += found
+        out.append((number, clean))
+    refuse(spans, mode)
+    return out, spans
 
 
 def parse(items: list[tuple[int, Any]], agent: str, *, max_text_chars: int, actor: str, now: datetime) -> Batch:

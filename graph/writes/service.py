@@ -31,6 +31,7 @@ from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import NewMemory, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
+from graph.memories.secrets import screen_many
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
 
@@ -68,7 +69,9 @@ class WriteService:
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories",
                                f"holds {len(items)} memories; the limit is {self.max_batch}")
-        # The domain's own rules (graph/memories/rules.py), whoever the caller is.
+        # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
+        # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
+        items, redacted = screen_many(list(items), field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
         vectors = await self.encoder.encode([item.text for item in items])
@@ -92,7 +95,8 @@ class WriteService:
         async with self.slots.hold(claimed):
             stored = await self.runner.write_tx(work)
         self.on_vectors_written()
-        return stored
+        return [replace(result, redacted=spans) if spans else result
+                for result, spans in zip(stored, redacted, strict=True)]
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],

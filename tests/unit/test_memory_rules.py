@@ -12,7 +12,7 @@ from graph.memories.model import MemoryPatch, NewMemory
 
 
 def test_the_api_patch_model_offers_exactly_the_domains_patchable_fields():
-    assert set(MemoryUpdate.model_fields) - {"expected_version"} == set(rules.PATCHABLE_FIELDS)
+    assert set(MemoryUpdate.model_fields) - {"expected_version", "secrets"} == set(rules.PATCHABLE_FIELDS)
     assert set(rules._PATCH_CHECKS) | {"text"} == set(rules.PATCHABLE_FIELDS)
     assert set(rules.NOT_NULL_ON_PATCH) <= set(rules.PATCHABLE_FIELDS)
 
