@@ -26,7 +26,7 @@ def test_store_returns_the_stored_memory_and_get_reads_it_back(client, agent):
     assert (stored["deduplicated"], stored["superseded"], stored["quarantined"], stored["conflicts"]) == \
         (False, [], False, [])
     fetched = client.get(f"/v1/memories/{stored['id']}", params={"agent": agent}).json()
-    write_outcome = {"deduplicated", "superseded", "quarantined", "pending_conflict_id", "conflicts"}
+    write_outcome = {"deduplicated", "superseded", "quarantined", "pending_conflict_id", "conflicts", "redacted"}
     assert fetched == {k: v for k, v in stored.items() if k not in write_outcome}
 
 
@@ -99,8 +99,9 @@ def test_patch_changes_fields_bumps_version_and_reembeds_text(client, agent):
     assert patched["updated_at"] > memory["updated_at"]
     # The new embedding answers the new question; the old text is gone.
     assert search(client, agent, "what pet does the user have?", rerank=False)[0]["id"] == memory["id"]
-    # Access counts flush in the background (every 0.2 s here), so they may move between the two reads.
-    bookkeeping = ("access_count", "last_accessed_at")
+    # Access counts flush in the background (every 0.2 s here), so they may move between the two reads;
+    # what the patch redacted is the write's report, not part of the memory.
+    bookkeeping = ("access_count", "last_accessed_at", "redacted")
     got = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
     assert {k: v for k, v in got.items() if k not in bookkeeping} == \
         {k: v for k, v in patched.items() if k not in bookkeeping}
