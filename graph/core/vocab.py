@@ -49,3 +49,13 @@ MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
 ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
 EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
+
+# What an audit record (graph/audit) says happened. Every writer names its op from here; the audit
+# query (GET /v1/audit?op=) filters on these, and an import refuses any other. `import` is mem0's
+# (graph/transfer/mem0.py): one record per memory it loaded.
+AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
+             "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
+             "entity_merge", "import")
+(OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
+ OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
+ OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS
