@@ -13,6 +13,7 @@ from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_r
 from api.idempotency import IdempotencyMiddleware
 from api.routers import (
     admin,
+    audit,
     context,
     entities,
     feedback,
@@ -54,7 +55,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     openapi.document(app)  # every route answers problem+json, and says so
     app.include_router(health.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router, transfer.router, admin.router, keys.router, entities.router):
+                   predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
     problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     problems.handle(app, BodyTooLarge, on_body_too_large)

@@ -15,7 +15,7 @@ from fastapi.security import HTTPBearer
 from api import idempotency
 from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
-from graph.audit import DEFAULT_ACTOR
+from graph.audit import DEFAULT_ACTOR, MAX_ACTOR_CHARS
 from graph.beliefs.predicates import PredicateService
 from graph.keys.model import Access, Role
 from graph.memories.service import MemoryService
@@ -103,7 +103,7 @@ WritesDep = Annotated[WriteService, Depends(get_writes)]
 RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]
 
 
-def get_actor(x_credence_actor: Annotated[str | None, Header(max_length=200, description=
+def get_actor(x_credence_actor: Annotated[str | None, Header(max_length=MAX_ACTOR_CHARS, description=
               "Who makes the change, for the audit trail (a user, an agent, a job). Default: api.")] = None) -> str:
     return (x_credence_actor or "").strip() or DEFAULT_ACTOR
 

@@ -6,6 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.audit import AuditService
 from graph.beliefs.conflicts import ConflictService
 from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
@@ -61,6 +62,7 @@ class Services:
     idempotency: IdempotencyService
     exports: ExportService
     imports: ImportService
+    audit: AuditService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
 
@@ -120,7 +122,7 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   schema_applied=True, supervisor=supervisor)
+                   audit=memories.audit, schema_applied=True, supervisor=supervisor)
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""

@@ -23,6 +23,7 @@ from api.schemas.memories import (
     SecretOut,
     StoreOut,
 )
+from graph.audit import DEFAULT_TRAIL_PAGE, MAX_AUDIT_PAGE
 from graph.core.vocab import visible_statuses
 from graph.memories.model import MemoryPatch
 from graph.memories.service import MAX_PAGE
@@ -104,6 +105,14 @@ async def delete_memory(memory_id: UUID, agent: AgentQuery, memories: MemoriesDe
 
 @router.get("/memories/{memory_id}/history", response_model=HistoryOut,
             summary="Every change to a memory, oldest first: who, when, what, before and after")
-async def memory_history(memory_id: UUID, agent: AgentQuery, memories: MemoriesDep) -> HistoryOut:
-    operations = await memories.history(agent, str(memory_id))
-    return HistoryOut(id=str(memory_id), count=len(operations), operations=[OperationOut.of(o) for o in operations])
+async def memory_history(
+    memory_id: UUID, agent: AgentQuery, memories: MemoriesDep,
+    limit: Annotated[int, Query(ge=1, le=MAX_AUDIT_PAGE, description=
+                                "Records in one page; the default answers the whole trail up to this.")]
+    = DEFAULT_TRAIL_PAGE,
+    cursor: Annotated[str | None, Query(max_length=512, pattern=CURSOR_PATTERN, description=
+                                        "next_cursor of the previous page, unchanged.")] = None,
+) -> HistoryOut:
+    page = await memories.history(agent, str(memory_id), limit=limit, cursor=cursor)
+    return HistoryOut(id=str(memory_id), count=len(page.items), operations=[OperationOut.of(o) for o in page.items],
+                      next_cursor=page.next_cursor)

@@ -1,7 +1,6 @@
 """Request and response bodies for /v1/memories."""
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import datetime
 from typing import Any, Literal
 
@@ -10,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
 from graph.audit import Operation
-from graph.core.vocab import DEFAULT_SECRET_MODE, ON_CONFLICT, SECRET_KINDS, SECRET_MODES
+from graph.core.vocab import AUDIT_OPS, DEFAULT_SECRET_MODE, ON_CONFLICT, SECRET_KINDS, SECRET_MODES
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, SecretSpan, StoreResult
 from graph.memories.rules import (
     MAX_CATEGORY_CHARS,
@@ -204,18 +203,32 @@ class HardDeleteOut(BaseModel):
 
 class OperationOut(BaseModel):
     id: str
-    op: str = Field(description="store, dedup-corroborate, supersede, quarantine, resolve, dispute, ...")
-    actor: str
+    op: str = Field(description="What happened: " + ", ".join(AUDIT_OPS) + " (docs/audit.md).")
+    actor: str = Field(description="Who made the change (X-Credence-Actor; default api).")
     at: datetime
-    before: dict[str, Any] | None
+    before: dict[str, Any] | None = Field(description="What the change touched, before it; null when it "
+                                                      "created something, or once a hard delete redacted it.")
     after: dict[str, Any] | None
+    memory_ids: list[str] = Field(default_factory=list, description=
+                                  "The memories it touched (a hard delete's record touches none: its memory is gone).")
+    job_id: str | None = Field(None, description="The maintenance job that made the change; null for a caller's.")
+    redacted: bool = Field(False, description="A hard delete of a memory this record shared blanked its payload.")
 
     @classmethod
     def of(cls, operation: Operation) -> OperationOut:
-        return cls(**asdict(operation))
+        return cls(id=operation.id, op=operation.op, actor=operation.actor, at=operation.at, before=operation.before,
+                   after=operation.after, memory_ids=list(operation.memory_ids), job_id=operation.job_id,
+                   redacted=operation.redacted)
 
 
 class HistoryOut(BaseModel):
     id: str
     count: int
     operations: list[OperationOut]
+    next_cursor: str | None = Field(None, description="Pass as `cursor` for the next page; null on the last page.")
+
+
+class AuditPage(BaseModel):
+    count: int
+    items: list[OperationOut] = Field(description="Newest first.")
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; null on the last page.")

@@ -32,6 +32,7 @@ from credence_client.models import (
     Link,
     Memory,
     Neighbourhood,
+    Operation,
     PatchedMemory,
     PredicateSchema,
     Resolution,
@@ -97,6 +98,16 @@ class AsyncCredence:
             if not cursor:
                 return
 
+    async def _audit_pages(self, params: dict[str, Any]) -> AsyncIterator[Operation]:
+        cursor = None
+        while True:
+            page = await self.send(e.audit_page(params, cursor))
+            for item in page.items:
+                yield item
+            cursor = page.next_cursor
+            if not cursor:
+                return
+
     async def _entity_pages(self, params: dict[str, Any]) -> AsyncIterator[Entity]:
         after = None
         while True:
@@ -139,8 +150,16 @@ class AsyncCredence:
         """Hard delete: the memory, what only it referenced, and its audit payloads."""
         return await self.send(e.delete(agent, memory_id).keyed(idempotency_key))
 
-    async def history(self, agent: str, memory_id: str) -> History:
-        return await self.send(e.history(agent, memory_id))
+    async def history(self, agent: str, memory_id: str, *, limit: int | None = None,
+                      cursor: str | None = None) -> History:
+        """A memory's audit trail, oldest first, one page (the whole trail up to 500 records by
+        default; pass `next_cursor` back as `cursor` for the next)."""
+        return await self.send(e.history(agent, memory_id, limit, cursor))
+
+    def audit(self, agent: str, **filters: Any) -> AsyncIterator[Operation]:
+        """Every audit record of the tenant that passes the filters, newest first, page by page:
+        op (a name or a list of names), actor, memory_id, after and before (ISO-8601 or aware datetimes)."""
+        return self._audit_pages(e.audit_params(agent, filters))
 
     # Retrieval
     async def search(self, agent: str, query: str, **options: Any) -> SearchResults:

@@ -4,6 +4,7 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence remember agent-1 "The user prefers dark mode" --type preference
     credence search agent-1 "UI theme" --explain
     credence context agent-1 "what does the user like?" --max-tokens 300
+    credence audit agent-1 --op update --op hard_delete --after 2026-01-01T00:00:00Z
     credence about agent-1 "Acme Corp"
     credence path agent-1 Dana Seattle
     credence export --agent agent-1 > agent-1.jsonl
@@ -12,6 +13,7 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -50,6 +52,12 @@ def _context(api: Credence, a: argparse.Namespace) -> Any:
 
 def _list(api: Credence, a: argparse.Namespace) -> Any:
     return list(api.memories(a.agent, **set_only(status=a.status, memory_type=a.type, include_all=a.all or None)))
+
+
+def _audit(api: Credence, a: argparse.Namespace) -> Any:
+    records = api.audit(a.agent, **set_only(op=a.op, actor=a.actor_filter, memory_id=a.memory, after=a.after,
+                                            before=a.before))
+    return list(itertools.islice(records, a.limit) if a.limit is not None else records)
 
 
 def _entities(api: Credence, a: argparse.Namespace) -> Any:
@@ -142,6 +150,13 @@ def _parser() -> argparse.ArgumentParser:
     command("explain", lambda api, a: api.explain(a.agent, a.id), "trust term by term, sources, conflicts",
             "agent", "id")
     command("history", lambda api, a: api.history(a.agent, a.id), "the audit trail of a memory", "agent", "id")
+    sub = command("audit", _audit, "a tenant's audit records, newest first", "agent")
+    sub.add_argument("--op", action="append", help="store, update, archive, hard_delete, supersede, ...; repeatable")
+    sub.add_argument("--actor", dest="actor_filter", metavar="ACTOR", help="records this actor made")
+    sub.add_argument("--memory", help="records that touched this memory id")
+    sub.add_argument("--after", help="records made after this ISO-8601 instant")
+    sub.add_argument("--before", help="records made before this ISO-8601 instant")
+    sub.add_argument("--limit", type=int, help="at most this many records (default: every one)")
     command("conflicts", lambda api, a: api.conflicts(a.agent, include_resolved=a.include_resolved),
             "pending conflicts", "agent").add_argument("--include-resolved", action="store_true")
     command("resolve", lambda api, a: api.resolve_conflict(a.agent, a.id, a.action, a.reason),

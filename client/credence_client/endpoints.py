@@ -18,6 +18,7 @@ from credence_client.errors import CredenceAPIError, UnknownEntity
 from credence_client.models import (
     About,
     AdminSearchResults,
+    AuditPage,
     Conflict,
     Context,
     Deleted,
@@ -164,9 +165,26 @@ def delete(agent: str, memory_id: str) -> Call[Deleted]:
     return Call("DELETE", path, {**params, "hard": "true"}, read=_model(Deleted))
 
 
-def history(agent: str, memory_id: str) -> Call[History]:
+def history(agent: str, memory_id: str, limit: int | None = None, cursor: str | None = None) -> Call[History]:
+    """A memory's audit trail, oldest first; without a limit, the whole trail up to the service's page."""
     path, params = _memory(agent, memory_id, "/history")
-    return Call("GET", path, params, read=_model(History))
+    return Call("GET", path, {**params, **set_only(limit=limit, cursor=cursor)}, read=_model(History))
+
+
+# The audit trail
+def audit_params(agent: str, filters: dict[str, Any]) -> dict[str, Any]:
+    """GET /v1/audit's query: op (a name or a list), actor, memory_id, after, before (ISO-8601
+    strings or aware datetimes), limit."""
+    out = {"agent": agent, "limit": 500, **set_only(**filters)}
+    for name in ("after", "before"):
+        if isinstance(out.get(name), datetime):
+            out[name] = out[name].isoformat()
+    return out
+
+
+def audit_page(params: dict[str, Any], cursor: str | None) -> Call[AuditPage]:
+    """One page of a tenant's audit records, newest first; the clients follow `next_cursor` to the end."""
+    return Call("GET", "/v1/audit", set_only(**params, cursor=cursor), read=_model(AuditPage))
 
 
 # Retrieval

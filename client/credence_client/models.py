@@ -106,6 +106,7 @@ class Deleted(Model):
 
 
 class Operation(Model):
+    """One audit record: who changed which memories how (docs/audit.md)."""
     openapi = "OperationOut"
     id: str
     op: str
@@ -113,13 +114,26 @@ class Operation(Model):
     at: datetime
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+    memory_ids: list[str] = []
+    job_id: str | None = None
+    redacted: bool = False
 
 
 class History(Model):
+    """A memory's audit trail, oldest first; `next_cursor` is set when more records follow."""
     openapi = "HistoryOut"
     id: str
     count: int
     operations: list[Operation]
+    next_cursor: str | None = None
+
+
+class AuditPage(Model):
+    """A page of a tenant's audit records, newest first."""
+    openapi = "AuditPage"
+    count: int
+    items: list[Operation]
+    next_cursor: str | None
 
 
 class Related(Model):
@@ -421,7 +435,8 @@ class About(Model):
 
 # Every model above, for the schema test and for readers.
 ALL: tuple[type[Model], ...] = (
-    Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, Related, SearchHit,
+    Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
+    Related, SearchHit,
     SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
     Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema, Entity, EntityRef, Relationship,
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,

@@ -32,6 +32,7 @@ from credence_client.models import (
     Link,
     Memory,
     Neighbourhood,
+    Operation,
     PatchedMemory,
     PredicateSchema,
     Resolution,
@@ -100,6 +101,15 @@ class Credence:
             if not cursor:
                 return
 
+    def _audit_pages(self, params: dict[str, Any]) -> Iterator[Operation]:
+        cursor = None
+        while True:
+            page = self.send(e.audit_page(params, cursor))
+            yield from page.items
+            cursor = page.next_cursor
+            if not cursor:
+                return
+
     def _entity_pages(self, params: dict[str, Any]) -> Iterator[Entity]:
         after = None
         while True:
@@ -140,8 +150,16 @@ class Credence:
         """Hard delete: the memory, what only it referenced, and its audit payloads."""
         return self.send(e.delete(agent, memory_id).keyed(idempotency_key))
 
-    def history(self, agent: str, memory_id: str) -> History:
-        return self.send(e.history(agent, memory_id))
+    def history(self, agent: str, memory_id: str, *, limit: int | None = None,
+                cursor: str | None = None) -> History:
+        """A memory's audit trail, oldest first, one page (the whole trail up to 500 records by
+        default; pass `next_cursor` back as `cursor` for the next)."""
+        return self.send(e.history(agent, memory_id, limit, cursor))
+
+    def audit(self, agent: str, **filters: Any) -> Iterator[Operation]:
+        """Every audit record of the tenant that passes the filters, newest first, page by page:
+        op (a name or a list of names), actor, memory_id, after and before (ISO-8601 or aware datetimes)."""
+        return self._audit_pages(e.audit_params(agent, filters))
 
     # Retrieval
     def search(self, agent: str, query: str, **options: Any) -> SearchResults:

@@ -1,5 +1,6 @@
 // Applies a patch when the memory is at the expected version (or none is expected).
-// `ok` false with a memory means a version conflict; no row means no such memory.
+// `ok` false with a memory means a version conflict; no row means no such memory. `previous`
+// holds the patchable fields as they were before the patch, for the audit record's `before`.
 // params: agent, id, expected_version, changes, set_event_at, event_at, now
 // returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
@@ -7,11 +8,12 @@ MATCH (m:Memory {agent: $agent, id: $id})
 // lock lets two writers that expected the same version both through (Neo4j).
 SET m.locking = true
 REMOVE m.locking
-WITH m, m.version AS found_version, ($expected_version IS NULL OR m.version = $expected_version) AS ok
+WITH m, m.version AS found_version, ($expected_version IS NULL OR m.version = $expected_version) AS ok,
+     m {.text, .memory_type, .category, .importance, .tags, .event_at, .metadata} AS previous
 FOREACH (_ IN CASE WHEN ok THEN [1] ELSE [] END |
   SET m += $changes,
       m.event_at = CASE WHEN $set_event_at THEN datetime($event_at) ELSE m.event_at END,
       m.updated_at = datetime($now),
       m.version = m.version + 1)
-RETURN ok, found_version, m {.*, embedding: null} AS memory,
+RETURN ok, found_version, previous, m {.*, embedding: null} AS memory,
        [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim

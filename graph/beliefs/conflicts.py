@@ -13,7 +13,7 @@ from graph.core.checks import check_choice, check_limit, check_note
 from graph.core.errors import NotFound, StateConflict
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
-from graph.core.vocab import ACTIVE, ARCHIVED, RESOLUTION_ACTIONS, SUPERSEDED
+from graph.core.vocab import ACTIVE, ARCHIVED, OP_RESOLVE, RESOLUTION_ACTIONS, SUPERSEDED
 from graph.memories.model import Claim
 from graph.memories.records import claim_from_map, memory_from_map
 from graph.store.gateway import GraphRunner, Tx
@@ -156,7 +156,7 @@ class ConflictService:
                 changed = {**changed, "memory": after["memory"], "claim": after["claim"]}
             resolved = await tx.many("beliefs/conflicts/resolve", agent=agent, ids=list(dict.fromkeys(settle_ids)),
                                      resolution=action, actor=actor, now=iso(now))
-            await audit.record(tx, agent, "resolve", actor, [memory["id"], conflict["existing_id"], *superseded],
+            await audit.record(tx, agent, OP_RESOLVE, actor, [memory["id"], conflict["existing_id"], *superseded],
                                before={"conflict": "pending", "status": changed["previous"]},
                                after={"conflict": conflict_id, "action": action, "status": status,
                                       SUPERSEDED: list(superseded), "conflicts": [c["id"] for c in recorded],

@@ -11,7 +11,7 @@ from graph.core.errors import NotFound
 from graph.core.keys import slot_key, source_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import ACTIVE, DISPUTED, SOURCE_TYPES
+from graph.core.vocab import ACTIVE, DISPUTED, OP_CORROBORATE, OP_DISPUTE, OP_REINFORCE, SOURCE_TYPES
 from graph.memories.model import Provenance
 from graph.memories.records import claim_from_map
 from graph.memories.rules import MAX_REF_CHARS
@@ -35,12 +35,12 @@ class FeedbackService:
 
     async def reinforce(self, agent: str, memory_id: str, actor: str) -> FeedbackResult:
         check_agent(agent)
-        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "reinforce", None))
+        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, OP_REINFORCE, None))
 
     async def dispute(self, agent: str, memory_id: str, actor: str, reason: str | None) -> FeedbackResult:
         check_agent(agent)
         check_note(reason, "reason")
-        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, "dispute", reason))
+        return await self.runner.write_tx(lambda tx: self._count(tx, agent, memory_id, actor, OP_DISPUTE, reason))
 
     async def corroborate(self, agent: str, memory_id: str, actor: str, source: Provenance) -> FeedbackResult:
         check_agent(agent)
@@ -64,7 +64,7 @@ class FeedbackService:
                                  now=iso(now))
             assert row is not None, "the memory was read above, in this transaction"
             old = before["memory"]
-            await audit.record(tx, agent, "corroborate", actor, [memory_id],
+            await audit.record(tx, agent, OP_CORROBORATE, actor, [memory_id],
                                before={"corroboration": old.get("corroboration"), "trust": old.get("trust")},
                                after={"corroboration": terms["corroboration"], "trust": trust,
                                       "source": source.source, "ref": source.ref})
@@ -78,11 +78,11 @@ class FeedbackService:
                      reason: str | None) -> FeedbackResult:
         now = utcnow()
         terms = await tx.optional("beliefs/add_feedback", agent=agent, memory_id=memory_id,
-                            reinforce=int(op == "reinforce"), dispute=int(op == "dispute"))
+                            reinforce=int(op == OP_REINFORCE), dispute=int(op == OP_DISPUTE))
         if terms is None:
             raise NotFound("memory", memory_id)
         trust = trust_now(terms, now)
-        status = DISPUTED if op == "dispute" and trust < DISPUTED_BELOW and terms["status"] == ACTIVE else None
+        status = DISPUTED if op == OP_DISPUTE and trust < DISPUTED_BELOW and terms["status"] == ACTIVE else None
         row = await tx.optional("beliefs/set_trust", agent=agent, memory_id=memory_id, trust=trust, status=status,
                              now=iso(now))
         assert row is not None, "the memory was read above, in this transaction"

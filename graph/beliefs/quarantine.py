@@ -24,6 +24,8 @@ from graph.core.vocab import (
     ARCHIVED,
     DISPUTED,
     MANUAL_QUARANTINE_REASONS,
+    OP_QUARANTINE,
+    OP_REVIEW,
     QUARANTINED,
     REVIEW_ACTIONS,
     SUPERSEDED,
@@ -63,7 +65,7 @@ class QuarantineService:
                                      quarantine_reason=reason, quarantine_details=details,
                                      quarantine_resolution=None, now=iso(utcnow()))
             assert changed is not None, "the memory was read above, in this transaction"
-            await audit.record(tx, agent, "quarantine", actor, [memory_id], before={"status": status},
+            await audit.record(tx, agent, OP_QUARANTINE, actor, [memory_id], before={"status": status},
                                after={"status": QUARANTINED, "reason": reason, "details": details})
             return memory_from_map(changed["memory"], changed["claim"])
 
@@ -135,7 +137,7 @@ class QuarantineService:
             if book is not None:
                 book.record_conflicts(memory_id, conflicts)
                 await book.write(tx, now)
-            await audit.record(tx, agent, "review", actor, [memory_id],
+            await audit.record(tx, agent, OP_REVIEW, actor, [memory_id],
                                after={"action": "activate", "outcome": "kept_quarantined", "reason": reason,
                                       "lost_to": [c.existing.memory_id for c in verdict.clashes if not c.new_wins]})
             pending_id = conflicts[0]["id"] if conflicts else (pending[0]["id"] if pending else None)
@@ -159,7 +161,7 @@ class QuarantineService:
         if settle_ids:
             await tx.many("beliefs/conflicts/resolve", agent=agent, ids=settle_ids, resolution=resolution, actor=actor,
                           now=iso(now))
-        await audit.record(tx, agent, "review", actor, [memory_id, *superseded], before={"status": QUARANTINED},
+        await audit.record(tx, agent, OP_REVIEW, actor, [memory_id, *superseded], before={"status": QUARANTINED},
                            after={"status": status, "outcome": outcome, SUPERSEDED: list(superseded),
                                   "reason": reason})
         return memory_from_map(changed["memory"], changed["claim"])

@@ -2,6 +2,7 @@
 the domain directly meets the same rules as the HTTP API: InvalidInput naming the field. Pure."""
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,4 +33,25 @@ def check_note(value: Any, field: str, max_chars: int = MAX_REASON_CHARS) -> str
 def check_limit(value: Any, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(field, f"must be a whole number from {low} to {high}")
+    return value
+
+
+def check_uuid(value: Any, field: str) -> str:
+    """An id the service issued (memories, audit records, ...): a UUID, answered in its canonical
+    lower-case form."""
+    try:
+        if isinstance(value, str):
+            return str(uuid.UUID(value))
+    except ValueError:
+        pass
+    raise InvalidInput(field, "must be a UUID")
+
+
+def check_short_text(value: Any, field: str, max_chars: int) -> str:
+    """A short required text (an actor, a job id): a non-blank string within its limit."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(field, "must be a non-empty string")
+    check_unicode(value, field)
+    if len(value) > max_chars:
+        raise InvalidInput(field, f"is {len(value)} characters; the limit is {max_chars}")
     return value

@@ -61,3 +61,13 @@ SECRET_KINDS = ("private_key", "aws_access_key", "aws_secret_key", "github_token
                 "card_number", "us_ssn", "iban")
 SECRET_MODES = ("refuse", "redact")
 DEFAULT_SECRET_MODE = "refuse"
+
+# What an audit record (graph/audit) says happened. Every writer names its op from here; the audit
+# query (GET /v1/audit?op=) filters on these, and an import refuses any other. `import` is mem0's
+# (graph/transfer/mem0.py): one record per memory it loaded.
+AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
+             "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
+             "entity_merge", "import")
+(OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
+ OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
+ OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS

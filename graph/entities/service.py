@@ -11,6 +11,7 @@ from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.keys import entity_key, name_key, relation_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
+from graph.core.vocab import OP_ENTITY_MERGE, OP_ENTITY_UPDATE
 from graph.entities.model import (
     About,
     Entity,
@@ -151,7 +152,7 @@ class EntityService:
                                     aliases=[r for r in rows if r["key"] not in own])
             if row is None:
                 raise NotFound("entity", entity_id)
-            await audit.record(tx, agent, "entity_update", actor, [],
+            await audit.record(tx, agent, OP_ENTITY_UPDATE, actor, [],
                                after={"entity": entity_id, "kind": kind, "aliases": [r["name"] for r in rows]})
             return entity_from_map(row["entity"])
 
@@ -189,7 +190,7 @@ class EntityService:
             kind = keep.get("kind") if keep.get("kind") not in (None, "other") else gone.get("kind") or "other"
             done = await tx.one("entities/merge_finish", agent=agent, keep_id=keep_id, gone_id=gone_id,
                                 aliases=_alias_rows(agent, names), kind=kind)
-            await audit.record(tx, agent, "entity_merge", actor, [], before={"keep": keep_id, "gone": gone_id},
+            await audit.record(tx, agent, OP_ENTITY_MERGE, actor, [], before={"keep": keep_id, "gone": gone_id},
                                after={"entity": keep_id, "aliases": names, "relations_moved": len(moves),
                                       "relations_folded": len(folds)})
             return entity_from_map(done["entity"])

@@ -12,6 +12,7 @@ from graph.core.errors import InvalidInput, NotFound, StateConflict
 from graph.core.keys import lock_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.vocab import OP_LINK, OP_UNLINK
 from graph.links.kinds import check_user_kind
 from graph.store.gateway import GraphRunner, Tx
 
@@ -53,7 +54,7 @@ class LinkService:
                                         note=note, actor=actor, now=iso(now))
             if created is None:
                 await _missing(tx, agent, from_id, to_id)
-            await audit.record(tx, agent, "link", actor, [from_id, to_id],
+            await audit.record(tx, agent, OP_LINK, actor, [from_id, to_id],
                                after={"type": link_type, "from": from_id, "to": to_id, "note": note})
 
         await self.runner.write_tx(work)
@@ -66,7 +67,7 @@ class LinkService:
             deleted = await tx.scalar("links/delete", agent=agent, from_id=from_id, to_id=to_id, type=link_type)
             if not deleted:
                 raise NotFound(f"{link_type} link", f"{from_id} -> {to_id}")
-            await audit.record(tx, agent, "unlink", actor, [from_id, to_id],
+            await audit.record(tx, agent, OP_UNLINK, actor, [from_id, to_id],
                                before={"type": link_type, "from": from_id, "to": to_id})
 
         await self.runner.write_tx(work)

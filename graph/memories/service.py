@@ -4,16 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
+from typing import Any
 
 from graph import audit
-from graph.audit import DEFAULT_ACTOR
-from graph.audit.trail import of_memory
+from graph.audit import DEFAULT_ACTOR, DEFAULT_TRAIL_PAGE, AuditService, OperationPage
 from graph.core import cursor
 from graph.core.checks import check_choice, check_limit
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
 from graph.core.tenancy import check_agent
-from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import ARCHIVED, DEFAULT_STATUSES, MEMORY_TYPES, STATUSES
+from graph.core.timeutil import from_graph, iso, utcnow
+from graph.core.values import MAX_METADATA_DEPTH, loads_readable
+from graph.core.vocab import (
+    ARCHIVED,
+    DEFAULT_STATUSES,
+    MEMORY_TYPES,
+    OP_ARCHIVE,
+    OP_HARD_DELETE,
+    OP_UPDATE,
+    STATUSES,
+)
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import Memory, MemoryPatch, Page, PatchResult
 from graph.memories.records import memory_from_map
@@ -29,6 +39,7 @@ class MemoryService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int,
                  on_vectors_written: Callable[[], None] = lambda: None) -> None:
         self.runner, self.encoder = runner, encoder
+        self.audit = AuditService(runner)
         self.max_text_chars = max_text_chars
         # Told after every commit that changes vectors, so retrieval can fold them into its index.
         self.on_vectors_written = on_vectors_written
@@ -63,8 +74,10 @@ class MemoryService:
                 raise NotFound("memory", memory_id)
             if not row["ok"]:
                 raise VersionConflict(memory_id, patch.expected_version or 0, row["found_version"])
-            await audit.record(tx, agent, "update", actor, [memory_id],
-                               after={**clean, "version": row["memory"]["version"]})
+            # Before and after of exactly the fields the patch changed, and the versions either side.
+            await audit.record(tx, agent, OP_UPDATE, actor, [memory_id],
+                               before={**_patched(row["previous"], clean), "version": row["found_version"]},
+                               after={**_audited(clean), "version": row["memory"]["version"]})
             return memory_from_map(row["memory"], row["claim"])
 
         updated = await self.runner.write_tx(work)
@@ -79,7 +92,7 @@ class MemoryService:
             if row is None:
                 raise NotFound("memory", memory_id)
             if row["previous"] != ARCHIVED:
-                await audit.record(tx, agent, "archive", actor, [memory_id], before={"status": row["previous"]},
+                await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
                                    after={"status": ARCHIVED})
             return memory_from_map(row["memory"], row["claim"])
 
@@ -109,7 +122,7 @@ class MemoryService:
                 removed += deleted
             if reach["claim_key"]:
                 await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
-            await audit.record(tx, agent, "hard_delete", actor, [], after={"id": memory_id})
+            await audit.record(tx, agent, OP_HARD_DELETE, actor, [], after={"id": memory_id})
             return removed
 
         return await self.runner.write_tx(work)
@@ -122,13 +135,14 @@ class MemoryService:
             raise NotFound("memory", memory_id)
         return memory_from_map(rows[0]["memory"], rows[0]["claim"])
 
-    async def history(self, agent: str, memory_id: str) -> list[audit.Operation]:
-        """Audit records of one memory, oldest first; a memory with none is unknown."""
-        check_agent(agent)
-        operations = await of_memory(self.runner, agent, memory_id)
-        if not operations:
+    async def history(self, agent: str, memory_id: str, *, limit: int = DEFAULT_TRAIL_PAGE,
+                      cursor: str | None = None) -> OperationPage:
+        """Audit records of one memory, oldest first, a page at a time (graph/audit: AuditService.trail
+        checks the input); a memory with none is unknown."""
+        page = await self.audit.trail(agent, memory_id, limit=limit, cursor=cursor)
+        if not page.items and cursor is None:
             await self.get(agent, memory_id)  # 404 for an unknown memory
-        return operations
+        return page
 
     async def list(self, agent: str, *, statuses: Sequence[str] = DEFAULT_STATUSES,
                    memory_types: Sequence[str] | None = None, limit: int = 50, after: str | None = None) -> Page:
@@ -150,3 +164,21 @@ class MemoryService:
         items = items[:limit]
         next_cursor = cursor.encode(items[-1].created_at, items[-1].id) if more else None
         return Page(items=items, next_cursor=next_cursor)
+
+
+def _audited(fields: dict[str, Any]) -> dict[str, Any]:
+    """A patch's fields as its audit record holds them: event_at as ISO-8601 text."""
+    return {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
+
+
+def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
+    """What the fields a patch changed held before it, as the audit record holds them."""
+    before: dict[str, Any] = {}
+    for name in clean:
+        value = previous.get(name)
+        if name == "metadata":
+            value = loads_readable(value, MAX_METADATA_DEPTH)
+        elif name == "event_at":
+            value = from_graph(value)
+        before[name] = value
+    return _audited(before)

@@ -49,7 +49,7 @@ assert set(EDGE_PROPERTIES) == set(EDGE_KINDS), "every edge kind of the vocabula
 CONFLICT_VALUES = ("id", "status", "reason", "rule", "new_trust", "existing_trust", "resolution", "resolved_by")
 CONFLICT_TIMES = ("created_at", "resolved_at")
 CONFLICT_ROLES = ("new", "existing")
-OPERATION_VALUES = ("id", "op", "actor", "before", "after", "redacted")
+OPERATION_VALUES = ("id", "op", "actor", "before", "after", "redacted", "job_id")
 PREDICATE_VALUES = ("predicate", "cardinality", "conflict_policy", "normalize", "dedup_policy")
 PREDICATE_TIMES = ("created_at", "updated_at")
 
@@ -138,5 +138,7 @@ def operation_line(o: dict[str, Any], memory_ids: list[str]) -> dict[str, Any]:
             "at": time_text(o.get("at")),
             # Stored as JSON text (a property cannot hold a map); exported as the objects they are.
             "before": _json_text(o.get("before")), "after": _json_text(o.get("after")),
-            "redacted": o.get("redacted"), "memory_ids": sorted(memory_ids)}
+            "redacted": o.get("redacted"), "memory_ids": sorted(memory_ids),
+            # Only when a job made the change, so a file without jobs still imports into older versions.
+            **({"job_id": o["job_id"]} if o.get("job_id") is not None else {})}
     return {**line, **_extra(o, (*OPERATION_VALUES, "at", "agent"))}

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any, overload
 
 # The audit trail's own encoding, so an imported record is stored byte for byte as the service stores one.
-from graph.audit import audit_json
+from graph.audit import MAX_JOB_ID_CHARS, audit_json
 from graph.beliefs.trust import compute_trust
 from graph.core.errors import InvalidInput
 from graph.core.keys import predicate_key, slot_key
@@ -18,6 +18,7 @@ from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso, to_utc
 from graph.core.vocab import (
     ACTIVE,
+    AUDIT_OPS,
     CARDINALITIES,
     CONFLICT_POLICIES,
     DEDUP_POLICIES,
@@ -389,10 +390,13 @@ def _operation(item: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(memory_ids, list):
         raise InvalidInput("operation.memory_ids", "must be a list of memory ids")
     props = {"id": _uuid(item.get("id"), "operation.id"),
-             "op": _text(item.get("op"), "operation.op", MAX_SHORT, required=True),
+             # One vocabulary of ops (graph/core/vocab.py), so the audit query's op filter sees every record.
+             "op": _choice(_text(item.get("op"), "operation.op", MAX_SHORT, required=True), "operation.op", AUDIT_OPS),
              "actor": _text(item.get("actor"), "operation.actor", MAX_SHORT, required=True),
              # Stored as the audit trail stores them: JSON text (graph/audit/records.py).
              "before": audit_json(item.get("before")), "after": audit_json(item.get("after")),
-             "redacted": _bool(item.get("redacted"), "operation.redacted")}
+             "redacted": _bool(item.get("redacted"), "operation.redacted"),
+             # The maintenance job that made the change; absent from exports of older versions.
+             "job_id": _text(item.get("job_id"), "operation.job_id", MAX_JOB_ID_CHARS)}
     return {"id": props["id"], "props": props, "at": _time(item.get("at"), "operation.at", required=True),
             "memory_ids": list(dict.fromkeys(_uuid(m, f"operation.memory_ids[{i}]") for i, m in enumerate(memory_ids)))}

@@ -14,7 +14,7 @@ from typing import Any
 from graph.core.errors import InvalidInput
 from graph.core.keys import scoped
 from graph.core.timeutil import iso, to_utc
-from graph.core.vocab import ACTIVE
+from graph.core.vocab import ACTIVE, OP_IMPORT
 
 # Ids are derived per tenant: the same mem0 store may be imported into several tenants, and a
 # re-import maps every item to the same memory (so it changes nothing).
@@ -58,6 +58,6 @@ def to_lines(item: dict[str, Any], agent: str, actor: str, now: datetime) -> lis
               "created_at": created, "updated_at": updated,
               "sources": [{"type": "inference", "ref": SOURCE_REF, "at": created}]}
     operation = {"kind": "operation", "id": str(uuid.uuid5(NAMESPACE, scoped(agent, "import", mem0_id))),
-                 "op": "import", "actor": actor, "at": iso(now), "before": None,
+                 "op": OP_IMPORT, "actor": actor, "at": iso(now), "before": None,
                  "after": {"from": "mem0", "mem0_id": mem0_id, "id": ident}, "memory_ids": [ident]}
     return [memory, operation]

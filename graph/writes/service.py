@@ -26,7 +26,15 @@ from graph.beliefs.trust import compute_trust
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import ACTIVE, QUARANTINED, SUPERSEDED
+from graph.core.vocab import (
+    ACTIVE,
+    OP_DEDUP_CORROBORATE,
+    OP_QUARANTINE,
+    OP_STORE,
+    OP_SUPERSEDE,
+    QUARANTINED,
+    SUPERSEDED,
+)
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import NewMemory, StoreResult
 from graph.memories.records import memory_from_map
@@ -105,8 +113,8 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
     if plain:
-        log.append(Entry("store", actor, [row["props"]["id"] for _, row in plain], after={"memories": len(plain)}))
-        log += [Entry("quarantine", actor, [row["props"]["id"]], after={
+        log.append(Entry(OP_STORE, actor, [row["props"]["id"] for _, row in plain], after={"memories": len(plain)}))
+        log += [Entry(OP_QUARANTINE, actor, [row["props"]["id"]], after={
             "reason": "suspicious_input", "details": row["props"]["quarantine_details"]})
             for _, row in plain if row["props"]["status"] == QUARANTINED]
     decided: list[_Claimed] = []
@@ -164,7 +172,7 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
             # The same belief again: add the new source to the existing memory instead of a new node.
             b = state.corroborate(duplicate.id, source_of(item))
             trust = b.trust(now)
-            log.append(Entry("dedup-corroborate", actor, [b.id], after={
+            log.append(Entry(OP_DEDUP_CORROBORATE, actor, [b.id], after={
                 "source": item.provenance.source, "ref": item.provenance.ref, "corroboration": b.corroboration,
                 "trust": trust}))
             return _Claimed(0, b.id, deduplicated=True, corroboration=b.corroboration, trust=trust)
@@ -207,16 +215,16 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
                claim={"props": claim_props(claim), **book.entities(claim)})
     conflicts = book.record_conflicts(memory_id, pending_rows(verdict, new_trust))
     superseded = plan.replaced()
-    log.append(Entry("store", actor, [memory_id, *superseded], after={
+    log.append(Entry(OP_STORE, actor, [memory_id, *superseded], after={
         "id": memory_id, "status": plan.status, "trust": new_trust, "claim": claim_props(claim),
         "source": item.provenance.source, SUPERSEDED: list(superseded), "asserted_valid_until":
         iso(item.claim.valid_until), "closed": {c.memory_id: iso(c.valid_until) for c in plan.closures},
         "conflicts": [c["id"] for c in conflicts], "quarantine_reason": verdict.quarantine_reason}))
     if superseded:
-        log.append(Entry("supersede", actor, [memory_id, *superseded],
+        log.append(Entry(OP_SUPERSEDE, actor, [memory_id, *superseded],
                          before={"status": dict.fromkeys(superseded, ACTIVE)},
                          after={"status": dict.fromkeys(superseded, SUPERSEDED), "by": memory_id}))
     if verdict.status == QUARANTINED:
-        log.append(Entry("quarantine", actor, [memory_id],
+        log.append(Entry(OP_QUARANTINE, actor, [memory_id],
                          after={"reason": verdict.quarantine_reason, "details": details}))
     return _Claimed(0, memory_id, superseded=superseded, conflicts=tuple(conflicts))

@@ -169,6 +169,7 @@ CASES = {
     ("patch", "/v1/memories/{memory_id}"): {"json": {"importance": 0.5}},
     ("delete", "/v1/memories/{memory_id}"): {},
     ("get", "/v1/memories/{memory_id}/history"): {},
+    ("get", "/v1/audit"): {},
     ("post", "/v1/memories/{memory_id}/links"): {"json": {"agent": OTHER, "type": "SUPPORTS", "to": MID}},
     ("get", "/v1/memories/{memory_id}/links"): {},
     ("delete", "/v1/memories/{memory_id}/links/{link_type}/{to_id}"): {},
