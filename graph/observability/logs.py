@@ -55,4 +55,5 @@ def configure(level: str, log_format: str, stream: IO[str] | None = None) -> log
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
+    logging.captureWarnings(True)  # a library's warnings.warn becomes a line of this format (py.warnings)
     return handler

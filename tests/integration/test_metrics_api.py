@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import uuid
 
 from graph.observability.logs import JsonFormatter
 from tests.helpers import sample, scrape, search, store
@@ -23,7 +24,8 @@ def test_metrics_after_a_store_a_batch_and_a_search(client, services, agent):
     assert batch.status_code == 201, batch.text
     assert search(client, agent, "Lisbon trip budget")[0]["id"] == memory["id"]
     assert client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).status_code == 200
-    assert client.get("/v1/memories/no-such-memory", params={"agent": agent}).status_code == 404
+    unknown = str(uuid.uuid4())
+    assert client.get(f"/v1/memories/{unknown}", params={"agent": agent}).status_code == 404
     after = scrape(client)
 
     def grew(name: str, **labels: str) -> float:
@@ -37,7 +39,8 @@ def test_metrics_after_a_store_a_batch_and_a_search(client, services, agent):
     assert grew(REQUESTS, method="GET", route="/v1/memories/{memory_id}", status="404") == 1
     assert grew("credence_http_request_duration_seconds_bucket", method="POST", route="/v1/search", status="200",
                 le="+Inf") == 1
-    assert not [labels for (_, labels) in after if any(memory["id"] in str(v) or agent in str(v) for _, v in labels)]
+    assert not [labels for (_, labels) in after
+                if any(memory["id"] in str(v) or unknown in str(v) or agent in str(v) for _, v in labels)]
 
     # The statements those calls ran, by their names in cypher/ (a small tenant: exact ranking).
     for statement, runs in [("memories/create", 2), ("audit/record", 2), ("retrieval/exact", 1),
@@ -47,12 +50,14 @@ def test_metrics_after_a_store_a_batch_and_a_search(client, services, agent):
     assert grew("credence_db_unit_duration_seconds_count", kind="write", outcome="ok") >= 2
 
     # The model: the stored text and the query alone (lane single), the three texts together (batch).
-    assert grew(EMBEDDINGS, lane="single") == 2
-    assert grew(EMBEDDINGS, lane="batch") == 1
-    assert grew("credence_embedding_texts_total", lane="batch") == 3
+    # Each write also starts a background index warm-up that embeds its probe text in the single lane,
+    # which may or may not have run by the scrape: at least two single calls, exactly one batch.
     runtime = "onnx" if services.encoder.embedder.query_encoder is not None else "torch"
-    assert grew(EMBEDDINGS, lane="single", runtime=runtime) == 2
-    assert grew("credence_embedding_wait_seconds_count", lane="single") == 2
+    assert grew(EMBEDDINGS, lane="single", runtime=runtime) >= 2
+    assert grew("credence_embedding_wait_seconds_count", lane="single") >= 2
+    assert grew(EMBEDDINGS, lane="batch", runtime="torch") == 1
+    assert grew("credence_embedding_texts_total", lane="batch") == 3
+    assert grew("credence_embedding_wait_seconds_count", lane="batch") == 1
 
     # The process and the driver's pool, as far as the driver lets anyone see it.
     assert sample(after, "process_resident_memory_bytes") > 0
@@ -89,7 +94,8 @@ def test_access_lines_are_json_with_the_request_id_route_and_status(client, agen
     try:
         stored = client.post("/v1/memories", json={"agent": agent, "text": "JSON logs please"},
                              headers={"X-Request-Id": "req-json-1"})
-        missing = client.get("/v1/memories/nope", params={"agent": agent})
+        unknown = str(uuid.uuid4())
+        missing = client.get(f"/v1/memories/{unknown}", params={"agent": agent})
     finally:
         access.removeHandler(handler)
         access.setLevel(level)
@@ -98,6 +104,6 @@ def test_access_lines_are_json_with_the_request_id_route_and_status(client, agen
     assert [(line["request_id"], line["method"], line["route"], line["status"]) for line in lines] == [
         ("req-json-1", "POST", "/v1/memories", 201),
         (missing.headers["x-request-id"], "GET", "/v1/memories/{memory_id}", 404)]
-    assert lines[1]["path"] == "/v1/memories/nope"
+    assert lines[1]["path"] == f"/v1/memories/{unknown}"
     assert all(line["logger"] == "credence.access" and line["level"] == "info" and line["duration_ms"] > 0
                for line in lines)

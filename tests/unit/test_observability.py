@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import warnings
 from types import SimpleNamespace
 
 import pytest
@@ -110,6 +111,7 @@ def root_logging():
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+    logging.captureWarnings(False)
 
 
 def test_json_logs_are_one_object_per_line(root_logging):
@@ -123,6 +125,9 @@ def test_json_logs_are_one_object_per_line(root_logging):
     except ValueError:
         log.exception("it failed")
     log.debug("below the level")
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.warn("a library's warning", UserWarning, stacklevel=1)
     lines = stream.getvalue().splitlines()
     entries = [json.loads(line) for line in lines]  # every line parses on its own
     assert all({"time", "level", "logger", "message"} <= set(e) for e in entries)
@@ -131,10 +136,11 @@ def test_json_logs_are_one_object_per_line(root_logging):
         ("req-1", "GET", "/health", "/health", 200)
     assert access["level"] == "info" and isinstance(access["duration_ms"], float)
     assert access["time"].endswith("+00:00")
-    plain, failed = entries[-2:]
+    plain, failed, warned = entries[-3:]
     assert (plain["logger"], plain["message"], "request_id" in plain) == ("credence.test", "plain line", False)
     assert failed["level"] == "error" and "ValueError: two\nlines" in failed["exception"]
     assert not [e for e in entries if e["message"] == "below the level"]
+    assert warned["logger"] == "py.warnings" and "UserWarning: a library's warning" in warned["message"]
 
 
 def test_text_logs_stay_the_default(root_logging):
