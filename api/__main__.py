@@ -7,6 +7,7 @@ import sys
 import uvicorn
 
 from graph.core.errors import StartupError
+from graph.observability import logs
 from graph.settings import Settings
 
 
@@ -16,12 +17,15 @@ def main() -> int:
     except ValueError as exc:
         print(f"cannot start: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(settings.log_level, settings.log_format)
     from api.app import create_app
 
     try:
+        # uvicorn's loggers write through the root handler above (log_config=None), in the same
+        # format; its access line is replaced by the service's own (credence.access, api/observe.py),
+        # which names the route template and carries the request id.
         uvicorn.run(create_app(settings=settings), host=settings.host, port=settings.port,
-                    log_level=settings.log_level, lifespan="on")
+                    log_level=settings.log_level, lifespan="on", log_config=None, access_log=False)
     except StartupError as exc:
         logging.getLogger("credence").error("cannot start: %s", exc)
         return 2

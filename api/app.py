@@ -7,7 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
 
-from api import openapi, problems
+from api import observe, openapi, problems
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
@@ -21,6 +21,7 @@ from api.routers import (
     keys,
     links,
     memories,
+    metrics,
     predicates,
     review,
     search,
@@ -54,6 +55,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     problems.install(app)
     openapi.document(app)  # every route answers problem+json, and says so
     app.include_router(health.router)
+    app.include_router(metrics.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
                    predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
@@ -63,4 +65,6 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     # inside it, where the caller is known.
     app.add_middleware(IdempotencyMiddleware)
     app.add_middleware(RequestGate)
+    # Around all of it, errors included: the request's id, latency and access line (api/observe.py).
+    observe.install(app)
     return app

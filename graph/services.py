@@ -22,6 +22,7 @@ from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
+from graph.observability.metrics import watch_backend_process
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService
@@ -108,6 +109,9 @@ class Services:
                 runner.unavailable = lambda: supervisor.health.unavailable()
                 supervisor.start()
             access.start()
+            if backend.child is not None:
+                child = backend.child
+                watch_backend_process(lambda: child.process.pid if child.process is not None else None)
         except BaseException:
             await backend.close()
             raise
@@ -151,6 +155,8 @@ class Services:
             await self.supervisor.stop()
         await self.retrieval.close()
         await self.access.stop()  # the last interval's counts, before the driver goes
+        if self.backend.child is not None:
+            watch_backend_process(None)
         if self.runner.collisions.counts:
             log.warning("write collisions since start (unit at statement on record: retries): %s",
                         self.runner.collisions.report())

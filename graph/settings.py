@@ -24,6 +24,14 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address the HTTP API listens on.")
     port: int = Field(8000, ge=1, le=65535, description="Port the HTTP API listens on.")
     log_level: str = Field("info", pattern="^(critical|error|warning|info|debug)$")
+    log_format: str = Field(
+        "text", pattern="^(text|json)$",
+        description="`text`: one readable line per event; `json`: one JSON object per line (time, level, logger, "
+                    "message; request_id, method, route, path, status and duration_ms on access lines).")
+    metrics_token: SecretStr | None = Field(
+        None, min_length=16,
+        description="When set, GET /metrics needs `Authorization: Bearer <token>` (a scrape credential that reads "
+                    "no memories); unset, /metrics is open like /health.")
     api_key: SecretStr | None = Field(None, description="When set, /v1 calls need `Authorization: Bearer <key>`.")
     admin_api_key: SecretStr | None = Field(
         None, description="Enables /v1/admin (cross-agent search), which then needs `Authorization: Bearer <key>`.")

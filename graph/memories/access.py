@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from graph.core.errors import CredenceError
 from graph.core.tasks import cancel_and_wait
 from graph.core.timeutil import iso, utcnow
+from graph.observability.metrics import ACCESS_DROPPED, ACCESS_PENDING
 from graph.store.gateway import GraphRunner, Tx
 
 log = logging.getLogger(__name__)
@@ -28,11 +29,16 @@ class AccessTracker:
     def __init__(self, runner: GraphRunner, interval: float, enabled: bool = True) -> None:
         self.runner, self.interval, self.enabled = runner, interval, enabled
         self._pending: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._queued = 0  # memories in _pending, for /metrics: counted as they come, not summed per scrape
         self._task: asyncio.Task | None = None
 
     def record(self, agent: str, ids: Iterable[str]) -> None:
         if self.enabled:
-            self._pending[agent].update(ids)
+            counts = self._pending[agent]
+            before = len(counts)
+            counts.update(ids)
+            self._queued += len(counts) - before
+            ACCESS_PENDING.set(self._queued)
 
     def start(self) -> None:
         if self.enabled and self._task is None:
@@ -49,6 +55,8 @@ class AccessTracker:
     async def flush(self) -> int:
         """Write what is pending; returns how many memories were updated."""
         pending, self._pending = self._pending, defaultdict(Counter)
+        self._queued = 0
+        ACCESS_PENDING.set(0)
         updated = 0
         for agent, counts in pending.items():
             hits = [{"id": i, "n": n} for i, n in sorted(counts.items()) if n]  # by id: ids are distinct
@@ -62,6 +70,7 @@ class AccessTracker:
                     updated += await self.runner.write_tx(record, kind="background")
                 except CredenceError as exc:  # advisory counts: log, drop, keep serving
                     log.warning("access counts for %d memories dropped: %s", len(chunk), exc)
+                    ACCESS_DROPPED.inc(len(chunk))
         return updated
 
     async def stop(self) -> None:

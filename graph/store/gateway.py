@@ -5,6 +5,7 @@ import asyncio
 import logging
 import random
 import re
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
@@ -22,6 +23,13 @@ from neo4j.exceptions import (
 )
 
 from graph.core.errors import BackendUnavailable, Contention
+from graph.observability.metrics import (
+    DB_COLLISIONS,
+    DB_RETRIES,
+    DB_SESSIONS_IN_USE,
+    DB_STATEMENT_SECONDS,
+    DB_UNIT_SECONDS,
+)
 from graph.store.registry import SHAPES, QueryRegistry
 
 T = TypeVar("T")
@@ -79,13 +87,15 @@ def _where(exc: Exception) -> str:
 
 class Collisions:
     """Counts of retried collisions since start, by unit of work (its first statement), the
-    statement that failed ("commit" when the commit did) and where (docs/operations.md)."""
+    statement that failed ("commit" when the commit did) and where (docs/operations.md); /metrics
+    has the same counts, for all runners of the process, as credence_db_collisions_total."""
 
     def __init__(self) -> None:
         self.counts: Counter[tuple[str, str, str]] = Counter()
 
     def note(self, unit: str, statement: str, where: str) -> None:
         self.counts[(unit, statement, where)] += 1
+        DB_COLLISIONS.labels(unit, statement, where).inc()
 
     def report(self) -> str:
         return "; ".join(f"{unit} at {statement} on {where}: {n}"
@@ -154,12 +164,17 @@ class Tx:
         if expected is not None and query.shape != expected:
             raise ResultShapeError(f"query {name} declares 'returns: {query.shape}' but was called for {expected!r}")
         self.statements.append(name)
-        result = await self._tx.run(query.text, query.bind(params))
-        # Queries return maps and scalars, never nodes, so the rows need no record.data() walk
-        # (a third of a search's client-side time went into it).
-        rows = [dict(record.items()) async for record in result]
-        _check_shape(query.name, query.shape, rows)
-        return rows
+        started, outcome = time.perf_counter(), "error"
+        try:
+            result = await self._tx.run(query.text, query.bind(params))
+            # Queries return maps and scalars, never nodes, so the rows need no record.data() walk
+            # (a third of a search's client-side time went into it).
+            rows = [dict(record.items()) async for record in result]
+            _check_shape(query.name, query.shape, rows)
+            outcome = "ok"
+            return rows
+        finally:
+            DB_STATEMENT_SECONDS.labels(name, outcome).observe(time.perf_counter() - started)
 
 
 def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
@@ -212,14 +227,19 @@ class GraphRunner:
         reason = self.unavailable()
         if reason is not None:
             raise BackendUnavailable(reason, public=f"{reason}; retry later")
+        started, outcome = time.perf_counter(), "error"
         try:
             async with asyncio.timeout(self.timeout):
-                return await self._execute(mode, work, single)
+                answer = await self._execute(mode, work, single)
+            outcome = "ok"
+            return answer
         except TimeoutError:
             # A write cut off here may or may not have committed, as with any lost connection:
             # an Idempotency-Key makes its retry safe.
             message = f"the graph database did not answer within {self.timeout:g}s (CREDENCE_BACKEND_TIMEOUT)"
             raise BackendUnavailable(message, public=message) from None
+        finally:
+            DB_UNIT_SECONDS.labels(mode, outcome).observe(time.perf_counter() - started)
 
     async def _execute(self, mode: Kind, work: Callable[[Tx], Awaitable[T]], single: bool = False) -> T:
         hook = write_hook.get() if mode == "write" else None
@@ -245,25 +265,30 @@ class GraphRunner:
         backoff, duplicates = _Backoff(self.retry, mode), 0
         while True:
             try:
-                async with self.driver.session(database=self.database, **config) as session:
-                    if single and self.retry is not None:
-                        # One read statement is a transaction by itself: auto-commit sends it in one
-                        # round trip, where a managed transaction adds BEGIN's and COMMIT's (about a
-                        # millisecond per search query, docs/benchmarks.md). This loop retries it.
-                        return await unit(session)
-                    runner = session.execute_read if mode == "read" else session.execute_write
-                    return await runner(unit)
+                # Each session holds at most one pooled connection while it runs (the driver publishes
+                # no pool statistics: this is what can be said of the pool from outside).
+                with DB_SESSIONS_IN_USE.track_inprogress():
+                    async with self.driver.session(database=self.database, **config) as session:
+                        if single and self.retry is not None:
+                            # One read statement is a transaction by itself: auto-commit sends it in one
+                            # round trip, where a managed transaction adds BEGIN's and COMMIT's (about a
+                            # millisecond per search query, docs/benchmarks.md). This loop retries it.
+                            return await unit(session)
+                        runner = session.execute_read if mode == "read" else session.execute_write
+                        return await runner(unit)
             except ConstraintError as exc:
                 duplicates += 1
                 if "Duplicated key" not in str(exc) or duplicates == DUPLICATE_RETRIES:
                     raise
                 log.debug("duplicate-key race, retrying (attempt %d)", duplicates)
+                self._retried(last, hook is not None, "duplicate_key")
                 await asyncio.sleep(random.uniform(0.005, 0.02) * duplicates)
             except ClientError as exc:
                 if exc.code != VANISHED_RECORD or mode != "read" or not backoff.left():
                     raise
                 if last:
                     self._collided(last[-1], False, exc)
+                self._retried(last, False, "vanished_record")
                 await backoff.wait()
             except TransientError as exc:
                 if not (exc.code or "").startswith(COLLISION_CODES):
@@ -272,6 +297,7 @@ class GraphRunner:
                     self._collided(last[-1], hook is not None, exc)
                 log.debug("collision, retrying: %s", exc)
                 if backoff.left():
+                    self._retried(last, hook is not None, "collision")
                     await backoff.wait()
                     continue
                 raise Contention(f"write contention: {exc}", public=(
@@ -280,6 +306,7 @@ class GraphRunner:
             except (ServiceUnavailable, SessionExpired) as exc:
                 # A lost connection is retried within the same budget, unless the database is known down.
                 if self.unavailable() is None and backoff.left():
+                    self._retried(last, hook is not None, "connection")
                     await backoff.wait()
                     continue
                 raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
@@ -293,7 +320,16 @@ class GraphRunner:
 
     def _collided(self, attempt: Tx, hooked: bool, exc: Exception) -> None:
         """Counts one collision of `attempt`, which failed at a statement or else at its commit."""
-        own = attempt.statements[1:] if hooked else attempt.statements  # the idempotency claim runs first
-        unit = own[0] if own else (attempt.statements[0] if attempt.statements else "-")
         statement = attempt.statements[-1] if attempt.failed_here else "commit"
-        self.collisions.note(unit, statement, _where(exc))
+        self.collisions.note(_unit(attempt, hooked), statement, _where(exc))
+
+    @staticmethod
+    def _retried(last: list[Tx], hooked: bool, reason: str) -> None:
+        """Counts one more attempt of the unit whose latest attempt is `last` (for /metrics)."""
+        DB_RETRIES.labels(_unit(last[-1], hooked) if last else "-", reason).inc()
+
+
+def _unit(attempt: Tx, hooked: bool) -> str:
+    """A unit of work's name: its first statement, after the idempotency claim a hook runs first."""
+    own = attempt.statements[1:] if hooked else attempt.statements
+    return own[0] if own else (attempt.statements[0] if attempt.statements else "-")

@@ -1,6 +1,7 @@
 """The service as a user runs it: `python -m api` in its own process, on each local backend."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ import httpx
 import pytest
 
 from tests.conftest import local_neo4j_available
+from tests.helpers import sample, scrape
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,3 +132,36 @@ def test_a_taken_backend_port_stops_the_start_clearly(backend, tmp_path):
     assert service.returncode != 0
     assert f"port {taken} for the {name}'s bolt is already taken" in output
     assert backend_pids(backend, tmp_path / "data") == []
+
+
+def test_json_logs_and_metrics_from_the_service_process(backend, tmp_path):
+    """CREDENCE_LOG_FORMAT=json: every line the process writes, from uvicorn's first to its last, is one
+    JSON object, the store's access line with its request id, route and status; /metrics wants its
+    token, then serves the store just made, and the memory of the database process."""
+    port, token = free_port(), "scrape-token-0123456789"
+    service = launch(backend, tmp_path / "data", port, CREDENCE_LOG_FORMAT="json", CREDENCE_METRICS_TOKEN=token)
+    try:
+        wait_ready(service, port)
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            stored = http.post("/v1/memories", json={"agent": "p1", "text": "JSON all the way"},
+                               headers={"X-Request-Id": "proc-store-1"})
+            assert stored.status_code == 201, stored.text
+            assert http.get("/metrics").status_code == 401
+            samples = scrape(http, Authorization=f"Bearer {token}")
+        assert sample(samples, "credence_http_request_duration_seconds_count",
+                      method="POST", route="/v1/memories", status="201") == 1
+        assert sample(samples, "credence_db_statement_duration_seconds_count",
+                      statement="memories/create", outcome="ok") == 1
+        assert sample(samples, "credence_embedding_texts_total", lane="single") >= 1
+        assert sample(samples, "credence_backend_process_resident_memory_bytes") > 0
+        service.send_signal(signal.SIGTERM)
+        output, _ = service.communicate(timeout=60)
+    finally:
+        if service.poll() is None:
+            service.kill()
+    lines = [json.loads(line) for line in output.splitlines()]  # a progress bar or a print would fail here
+    assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    [access] = [line for line in lines if line.get("request_id") == "proc-store-1"]
+    assert (access["logger"], access["method"], access["route"], access["status"]) == \
+        ("credence.access", "POST", "/v1/memories", 201)
+    assert lines[-1]["logger"] == "uvicorn.error" and lines[-1]["message"].startswith("Finished server process")

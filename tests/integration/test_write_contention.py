@@ -11,6 +11,7 @@ from graph.memories.model import Claim, NewMemory, Provenance
 from graph.store.backends.connect import new_driver
 from graph.store.gateway import GraphRunner, RetryPolicy
 from graph.writes.service import WriteService
+from tests.helpers import sample, scrape
 
 
 def test_writes_that_keep_colliding_are_contention_not_an_outage(services, run, agent):
@@ -76,9 +77,10 @@ def test_claims_on_one_slot_take_turns_in_one_process_instead_of_colliding(servi
     assert len(active) >= 1
 
 
-def test_collisions_are_counted_by_unit_of_work_and_statement(services, run, agent):
-    """Where writes collide is measured (the load test prints it): each retried collision is
-    counted under the unit of work's first statement and the statement or commit that failed."""
+def test_collisions_are_counted_by_unit_of_work_and_statement(client, services, run, agent):
+    """Where writes collide is measured (the load test prints it, /metrics serves it): each retried
+    collision is counted under the unit of work's first statement and the statement or commit that failed."""
+    before = scrape(client)
     backend, settings = services.backend, services.settings.model_copy(update={"neo4j_max_transaction_retry_time": 0})
 
     async def burst():
@@ -104,3 +106,12 @@ def test_collisions_are_counted_by_unit_of_work_and_statement(services, run, age
     for (unit, statement, where), n in collisions.counts.items():
         assert unit.startswith(("beliefs/", "memories/")) and statement and where and n > 0
     assert all(f"at {s} on {w}: {n}" in collisions.report() for (_, s, w), n in collisions.counts.items())
+    after = scrape(client)
+
+    def grew(name: str, **labels: str) -> float:
+        return sample(after, name, **labels) - sample(before, name, **labels)
+
+    for (unit, statement, where), n in collisions.counts.items():
+        assert grew("credence_db_collisions_total", unit=unit, statement=statement, where=where) >= n
+    # Every collision was retried (all writes landed); the service's own bookkeeping may add some.
+    assert grew("credence_db_retries_total", reason="collision") >= sum(collisions.counts.values())

@@ -15,6 +15,7 @@ from neo4j import AsyncDriver, AsyncGraphDatabase
 from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from graph.core.errors import StartupError
+from graph.observability.metrics import DB_POOL_MAX_SIZE
 from graph.settings import Settings
 from graph.store.backends.child_process import ChildDatabase, Endpoint
 from graph.store.backends.datadir_lock import DataDirLock
@@ -55,6 +56,7 @@ def new_driver(settings: Settings, uri: str, user: str, password: str) -> AsyncD
     # Neo4j's notifications ("property key does not exist" for every optional property a query
     # reads on a young graph) would flood the log at WARNING on each query: the linter in the test
     # suite is where Cypher gets checked, not the production log.
+    DB_POOL_MAX_SIZE.set(settings.neo4j_max_pool_size)
     return AsyncGraphDatabase.driver(
         uri, auth=(user, password), max_connection_pool_size=settings.neo4j_max_pool_size,
         connection_timeout=settings.neo4j_connection_timeout,

@@ -1,0 +1,31 @@
+"""GET /metrics: the process's metrics in Prometheus' text format (graph/observability/metrics.py).
+
+Open like /health unless CREDENCE_METRICS_TOKEN is set; then a scraper sends it as a bearer token.
+It is a credential of its own, not an API key: it reads no memory, and no API key reads metrics.
+Labels carry route templates and statement names, never tenants or ids. Not in the OpenAPI
+document: it is for Prometheus, not for the API's clients."""
+from __future__ import annotations
+
+import secrets
+
+from fastapi import APIRouter, Request, Response
+
+from api.deps import ServicesDep
+from api.problems import problem
+from graph.observability.metrics import exposition
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request, services: ServicesDep) -> Response:
+    token = services.settings.metrics_token
+    if token is not None:
+        scheme, _, presented = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not secrets.compare_digest(
+                presented.strip().encode(), token.get_secret_value().encode()):
+            return problem(401, "unauthorized", "Unauthorized", "/metrics needs the metrics token "
+                           "(CREDENCE_METRICS_TOKEN) as `Authorization: Bearer <token>`",
+                           headers={"WWW-Authenticate": "Bearer"})
+    body, content_type = exposition(request.headers.get("accept"))
+    return Response(body, headers={"Content-Type": content_type})
