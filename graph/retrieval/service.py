@@ -70,6 +70,7 @@ class RetrievalService:
                                           keyword_max_k=keyword_max_k, bm25_scale=bm25_scale)
         self._stale = False
         self._warming: asyncio.Task | None = None
+        self._probe: list[float] | None = None  # the warm-up query's vector
         self.warm_ups = 0  # background index warm-ups run, for operators and tests
 
     def vectors_written(self) -> None:
@@ -97,7 +98,10 @@ class RetrievalService:
     async def warm_up(self) -> None:
         """ArcadeDB builds its HNSW graph on the first vector query after a load (11-18 s per 10k
         vectors, docs/backends.md §2.7): pay that at start-up, not on a user's first search."""
-        await self.runner.read("retrieval/vector", k=1, embedding=await self.embed("warm-up"),
+        if self._probe is None:
+            # Embedded once: the probe runs after every write, and the model is the writes' bottleneck.
+            self._probe = await self.embed("warm-up")
+        await self.runner.read("retrieval/vector", k=1, embedding=self._probe,
                                **Visibility.of(SearchQuery(agent="", text="warm-up"), explain=False).params())
 
     async def embed(self, text: str) -> list[float]:
