@@ -44,8 +44,9 @@ CALL () {
   RETURN count(*) AS corroborated
 }
 CALL () {
-  MATCH (:Memory {agent: $agent})-[e:SUPERSEDES {reason: 'newer_valid_time'}]->(m:Memory {agent: $agent})
-  WHERE m.id IN [row IN $successors | row.old_id]
+  // From each state by its id: a match over all SUPERSEDES edges of the tenant grew with it.
+  UNWIND $successors AS row
+  MATCH (m:Memory {agent: $agent, id: row.old_id})<-[e:SUPERSEDES {reason: 'newer_valid_time'}]-(:Memory {agent: $agent})
   DELETE e
   RETURN count(*) AS unlinked
 }
