@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
-from graph.observability.metrics import watch_backend_process
+from graph.observability.metrics import unwatch_backend_process, watch_backend_process
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService
@@ -66,6 +67,7 @@ class Services:
     audit: AuditService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
+    backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
 
     @classmethod
     async def start(cls, settings: Settings, embedder: Embedder | None = None) -> Services:
@@ -109,9 +111,14 @@ class Services:
                 runner.unavailable = lambda: supervisor.health.unavailable()
                 supervisor.start()
             access.start()
+            backend_pid = None
             if backend.child is not None:
                 child = backend.child
-                watch_backend_process(lambda: child.process.pid if child.process is not None else None)
+
+                def backend_pid() -> int | None:
+                    return child.process.pid if child.process is not None else None
+
+                watch_backend_process(backend_pid)
         except BaseException:
             await backend.close()
             raise
@@ -126,7 +133,8 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, schema_applied=True, supervisor=supervisor)
+                   audit=memories.audit, schema_applied=True, supervisor=supervisor,
+                   backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""
@@ -155,8 +163,8 @@ class Services:
             await self.supervisor.stop()
         await self.retrieval.close()
         await self.access.stop()  # the last interval's counts, before the driver goes
-        if self.backend.child is not None:
-            watch_backend_process(None)
+        if self.backend_pid is not None:
+            unwatch_backend_process(self.backend_pid)
         if self.runner.collisions.counts:
             log.warning("write collisions since start (unit at statement on record: retries): %s",
                         self.runner.collisions.report())

@@ -40,12 +40,19 @@ GCCollector(registry=REGISTRY)  # python_gc_*
 _backend: list[Callable[[], int | None]] = []
 
 
-def watch_backend_process(pid: Callable[[], int | None] | None) -> None:
-    """Report the process `pid()` names as credence_backend_process_* (None: stop reporting one)."""
-    _backend[:] = [pid] if pid is not None else []
+def watch_backend_process(pid: Callable[[], int | None]) -> None:
+    """Report the process `pid()` names as credence_backend_process_*: the latest watched one."""
+    _backend.append(pid)
 
 
-ProcessCollector(namespace="credence_backend", pid=lambda: (_backend[0]() if _backend else None) or "none",
+def unwatch_backend_process(pid: Callable[[], int | None]) -> None:
+    """Stop reporting the process `pid` named, and only that one: a process that ran several services
+    (tests, benchmarks) keeps reporting the database of those still running."""
+    if pid in _backend:
+        _backend.remove(pid)
+
+
+ProcessCollector(namespace="credence_backend", pid=lambda: (_backend[-1]() if _backend else None) or "none",
                  registry=REGISTRY)
 
 # Seconds. A search is tens of milliseconds, a 1,000-memory batch tens of seconds (mostly embedding).

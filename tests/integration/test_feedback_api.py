@@ -40,14 +40,14 @@ def test_dispute_counts_and_lowers_trust_but_a_fresh_belief_stays_active(client,
 
 
 def test_a_dispute_that_drives_trust_below_0_3_marks_the_belief_disputed_and_hides_it(client, agent, cypher):
-    memory = store(client, agent, "The office wifi password is hunter2")
+    memory = store(client, agent, "The office wifi network is called Hunter")
     # A year-old inference: 0.5 - 0.1 (age). One dispute: -0.15 -> 0.25 < 0.3.
     cypher("MATCH (m:Memory {id: $id}) SET m.created_at = m.created_at - duration('P366D') RETURN m.id AS id",
            id=memory["id"])
     result = act(client, agent, memory["id"], "dispute", {"reason": "rotated"})
     assert result["trust"] == pytest.approx(0.25) and result["status"] == "disputed"
-    assert search(client, agent, "wifi password") == []
-    assert [r["id"] for r in search(client, agent, "wifi password", statuses=["disputed"])] == [memory["id"]]
+    assert search(client, agent, "wifi network") == []
+    assert [r["id"] for r in search(client, agent, "wifi network", statuses=["disputed"])] == [memory["id"]]
 
 
 def test_corroborate_counts_distinct_sources_only(client, agent):
