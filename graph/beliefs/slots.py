@@ -41,7 +41,6 @@ class Belief:
     valid_from: datetime | None
     valid_until: datetime | None
     sources: set[str] = field(default_factory=set)
-    new: bool = False  # written by this batch
     bumps: int = 0  # version increments owed
     left_reason: str | None = None  # why it left the present in this batch
     closed: bool = False  # its window or status was set by a closure
@@ -126,7 +125,6 @@ class SlotState:
 
     # -- what a decision does to the state (the engine writes the net of it) ----------------------
     def add(self, belief: Belief) -> None:
-        belief.new = True
         self.beliefs.append(belief)
 
     def supersede(self, memory_id: str, reason: str, successor: dict[str, Any]) -> None:

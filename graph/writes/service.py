@@ -47,7 +47,6 @@ from graph.writes.rows import claim_props, memory_row, source_of
 @dataclass
 class _Claimed:
     """What the engine decided for one claimed item, until the write answers."""
-    position: int
     memory_id: str  # the new memory, or the one a duplicate corroborated
     deduplicated: bool = False
     superseded: tuple[str, ...] = ()
@@ -117,7 +116,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
         log += [Entry(OP_QUARANTINE, actor, [row["props"]["id"]], after={
             "reason": "suspicious_input", "details": row["props"]["quarantine_details"]})
             for _, row in plain if row["props"]["status"] == QUARANTINED]
-    decided: list[_Claimed] = []
+    decided: list[tuple[int, _Claimed]] = []  # by the item's position in the write
     creates = [row for _, row in plain]
     last = utcnow()
     if claimed:
@@ -127,8 +126,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             # leaves the present, as known_at reads them, and later claims of the batch are newer.
             last = now = max(utcnow(), last + timedelta(microseconds=1))
             outcome = _decide_claim(book, item, row, now, actor, log)
-            outcome.position = i
-            decided.append(outcome)
+            decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
@@ -138,20 +136,20 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     await audit.record_all(tx, agent, log)
 
     results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
-    corroborated = {o.memory_id for o in decided if o.deduplicated and o.memory_id not in maps}
+    corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
     if corroborated:
         for r in await tx.many("memories/get_many", agent=agent, ids=sorted(corroborated)):
             maps[r["memory"]["id"]] = r
-    for o in decided:
+    for position, o in decided:
         found = maps[o.memory_id]
         memory = memory_from_map(found["memory"], found["claim"])
         if o.deduplicated:
             # As this item left it: a later duplicate in the same batch corroborates it again.
             memory = replace(memory, corroboration=o.corroboration, trust=o.trust, confidence=o.trust)
-            results[o.position] = StoreResult(memory=memory, deduplicated=True)
+            results[position] = StoreResult(memory=memory, deduplicated=True)
             continue
         pending = next((c["id"] for c in o.conflicts if c["status"] == "pending"), None)
-        results[o.position] = StoreResult(memory=memory, superseded=o.superseded,
+        results[position] = StoreResult(memory=memory, superseded=o.superseded,
                                           conflicts=tuple(c["id"] for c in o.conflicts), pending_conflict_id=pending)
     return results
 
@@ -175,7 +173,7 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
             log.append(Entry(OP_DEDUP_CORROBORATE, actor, [b.id], after={
                 "source": item.provenance.source, "ref": item.provenance.ref, "corroboration": b.corroboration,
                 "trust": trust}))
-            return _Claimed(0, b.id, deduplicated=True, corroboration=b.corroboration, trust=trust)
+            return _Claimed(b.id, deduplicated=True, corroboration=b.corroboration, trust=trust)
 
     # Which active beliefs it may supersede or conflict with: the one rule set (rivalry.py).
     contenders = [b.contender(now) for b in state.rivals(claim)] if may_have_rivals(claim, schema) else []
@@ -227,4 +225,4 @@ def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetim
     if verdict.status == QUARANTINED:
         log.append(Entry(OP_QUARANTINE, actor, [memory_id],
                          after={"reason": verdict.quarantine_reason, "details": details}))
-    return _Claimed(0, memory_id, superseded=superseded, conflicts=tuple(conflicts))
+    return _Claimed(memory_id, superseded=superseded, conflicts=tuple(conflicts))
