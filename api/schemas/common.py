@@ -10,7 +10,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, 
 from graph.core.errors import InvalidInput
 from graph.core.tenancy import AGENT_PATTERN, MAX_AGENT_CHARS
 from graph.core.timeutil import check_instant
-from graph.core.vocab import AUDIT_OPS, MEMORY_TYPES, STATUSES
+from graph.core.vocab import AUDIT_OPS, MEMORY_TYPES, SENSITIVITIES, STATUSES
 from graph.memories.rules import MAX_TAG_CHARS
 
 # A tenant id: what `agent` names on every node. The rules live in the domain (graph/memories/rules.py).
@@ -18,6 +18,7 @@ Agent = Annotated[str, StringConstraints(min_length=1, max_length=MAX_AGENT_CHAR
 Tag = Annotated[str, StringConstraints(min_length=1, max_length=MAX_TAG_CHARS, strip_whitespace=True, pattern=r"\S")]
 MemoryType = Literal[MEMORY_TYPES]  # type: ignore[valid-type]
 Status = Literal[STATUSES]  # type: ignore[valid-type]
+Sensitivity = Literal[SENSITIVITIES]  # type: ignore[valid-type]
 AuditOp = Literal[AUDIT_OPS]  # type: ignore[valid-type]
 
 

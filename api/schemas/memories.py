@@ -4,17 +4,25 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
-from api.schemas.common import Agent, Instant, MemoryType, Request, Status, Tag
+from api.schemas.common import Agent, Instant, MemoryType, Request, Sensitivity, Status, Tag
 from graph.audit import Operation
-from graph.core.vocab import AUDIT_OPS, DEFAULT_SECRET_MODE, ON_CONFLICT, SECRET_KINDS, SECRET_MODES
+from graph.core.vocab import (
+    AUDIT_OPS,
+    DEFAULT_SECRET_MODE,
+    DEFAULT_SENSITIVITY,
+    ON_CONFLICT,
+    SECRET_KINDS,
+    SECRET_MODES,
+)
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, SecretSpan, StoreResult
 from graph.memories.rules import (
     MAX_CATEGORY_CHARS,
     MAX_METADATA_BYTES,
     MAX_METADATA_DEPTH,
+    MAX_RECURRENCE_CHARS,
     MAX_TAGS,
     MAX_VERSION,
     NOT_NULL_ON_PATCH,
@@ -40,6 +48,15 @@ class SecretOut(BaseModel):
         return cls(field=span.field, kind=span.kind, start=span.start, end=span.end)
 
 
+SENSITIVITY_DESCRIPTION = ("normal, sensitive (health, finances, death or loss, ...) or private (kept to the user). "
+                           "Search and context show memories up to their `sensitivity_ceiling` (default sensitive).")
+EFFECTIVE_FROM_DESCRIPTION = "Out of search and context until this instant (\"starting next month\")."
+EXPIRES_AT_DESCRIPTION = ("Out of search and context from this instant on (\"until Friday\"); the daily expiry job "
+                          "archives it later.")
+RECURRENCE_DESCRIPTION = "An RFC 5545 RRULE, without the RRULE: prefix: FREQ=WEEKLY;BYDAY=MO for every Monday."
+HISTORICAL_DESCRIPTION = "It says how things were (\"I used to ...\"), not how they are."
+
+
 class MemoryCreate(Request):
     agent: Agent
     text: str = Field(min_length=1, pattern=r"\S",
@@ -60,6 +77,17 @@ class MemoryCreate(Request):
                                   "still recorded for review.")
     secrets: SecretMode | None = Field(None, description=SECRETS_DESCRIPTION + " In a batch, the default is the "
                                                                                "batch's `secrets`.")
+    sensitivity: Sensitivity = Field(DEFAULT_SENSITIVITY, description=SENSITIVITY_DESCRIPTION)
+    effective_from: Instant | None = Field(None, description=EFFECTIVE_FROM_DESCRIPTION)
+    expires_at: Instant | None = Field(None, description=EXPIRES_AT_DESCRIPTION)
+    recurrence: str | None = Field(None, max_length=MAX_RECURRENCE_CHARS, description=RECURRENCE_DESCRIPTION)
+    historical: StrictBool = Field(False, description=HISTORICAL_DESCRIPTION)
+
+    @model_validator(mode="after")
+    def _window(self) -> MemoryCreate:
+        if self.effective_from and self.expires_at and self.expires_at <= self.effective_from:
+            raise ValueError("expires_at must be later than effective_from")
+        return self
 
     def to_domain(self, secrets: str = DEFAULT_SECRET_MODE) -> NewMemory:
         return NewMemory(agent=self.agent, text=self.text, memory_type=self.memory_type, category=self.category,
@@ -67,7 +95,9 @@ class MemoryCreate(Request):
                          metadata=self.metadata, claim=self.claim.to_domain() if self.claim else None,
                          provenance=self.provenance.to_domain() if self.provenance else Provenance(),
                          suspicious=(self.quarantine.details or "") if self.quarantine else None,
-                         on_conflict=self.on_conflict, secrets=self.secrets or secrets)
+                         on_conflict=self.on_conflict, secrets=self.secrets or secrets,
+                         sensitivity=self.sensitivity, effective_from=self.effective_from, expires_at=self.expires_at,
+                         recurrence=self.recurrence, historical=self.historical)
 
 
 class MemoryBatchCreate(Request):
@@ -90,6 +120,11 @@ class MemoryUpdate(Request):
     tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
     event_at: Instant | None = None
     metadata: dict[str, Any] | None = Field(None, description="Replaces the metadata; the same rules as on create.")
+    sensitivity: Sensitivity | None = Field(None, description=SENSITIVITY_DESCRIPTION)
+    effective_from: Instant | None = Field(None, description=EFFECTIVE_FROM_DESCRIPTION + " null clears it.")
+    expires_at: Instant | None = Field(None, description=EXPIRES_AT_DESCRIPTION + " null clears it.")
+    recurrence: str | None = Field(None, max_length=MAX_RECURRENCE_CHARS, description=RECURRENCE_DESCRIPTION)
+    historical: StrictBool | None = Field(None, description=HISTORICAL_DESCRIPTION)
     expected_version: StrictInt | None = Field(None, ge=1, le=MAX_VERSION)
     secrets: SecretMode = Field(DEFAULT_SECRET_MODE, description=SECRETS_DESCRIPTION)
 
@@ -147,6 +182,12 @@ class MemoryOut(BaseModel):
     last_accessed_at: datetime | None = None
     superseded_at: datetime | None = Field(
         None, description="Record time: when it stopped being the present belief (superseded), if it did.")
+    sensitivity: Sensitivity = DEFAULT_SENSITIVITY
+    effective_from: datetime | None = None
+    expires_at: datetime | None = None
+    recurrence: str | None = None
+    historical: bool = False
+    sentiment: float | None = Field(None, description="The text's VADER compound sentiment at write time, -1 to 1.")
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryOut:
@@ -159,7 +200,9 @@ class MemoryOut(BaseModel):
                    confidence=memory.confidence, quarantine=QuarantineOut.of(memory.quarantine),
                    claim=ClaimOut.of(memory.claim), valid_from=memory.valid_from, valid_until=memory.valid_until,
                    access_count=memory.access_count, last_accessed_at=memory.last_accessed_at,
-                   superseded_at=memory.superseded_at)
+                   superseded_at=memory.superseded_at, sensitivity=memory.sensitivity,
+                   effective_from=memory.effective_from, expires_at=memory.expires_at, recurrence=memory.recurrence,
+                   historical=memory.historical, sentiment=memory.sentiment)
 
 
 class StoreOut(MemoryOut):

@@ -15,11 +15,11 @@ from pydantic import (
 )
 
 from api.schemas.beliefs import QuarantineOut
-from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Status, Tag
+from api.schemas.common import Agent, AwareInstant, MemoryType, Request, Sensitivity, Status, Tag
 from api.schemas.expand import ExpandOptions, RelatedOut
 from api.schemas.memories import MemoryOut
 from graph.core.errors import InvalidInput
-from graph.core.vocab import SEARCH_MODES, visible_statuses
+from graph.core.vocab import DEFAULT_SENSITIVITY_CEILING, SEARCH_MODES, visible_statuses
 from graph.retrieval import (
     MAX_AGENTS,
     MAX_FILTER_TAGS,
@@ -91,6 +91,9 @@ class RetrievalOptions(Request):
         None, description="Record time: what Credence believed then. Memories recorded later are left out, "
                           "and beliefs superseded later count as they stood then.")
 
+    sensitivity_ceiling: Sensitivity = Field(
+        DEFAULT_SENSITIVITY_CEILING, description="The most sensitive memories shown: normal, sensitive (the default) "
+                                                 "or private.")
     expand: ExpandOptions | None = Field(
         None, description="Recall with relationships: follow typed edges from each result (docs/graph.md). "
                           "Default: depth 0 for search, 1 for context.")
@@ -121,7 +124,7 @@ class RetrievalOptions(Request):
             statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None,
-            **extra)
+            sensitivity_ceiling=self.sensitivity_ceiling, **extra)
 
 
 class SearchOptions(RetrievalOptions):

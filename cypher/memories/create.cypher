@@ -12,6 +12,8 @@ SET m = row.props,
     m.created_at = datetime(row.created_at),
     m.updated_at = datetime(row.created_at),
     m.event_at = datetime(row.event_at),
+    m.effective_from = datetime(row.effective_from),
+    m.expires_at = datetime(row.expires_at),
     // The claim's validity window, denormalised so search can filter by as_of without a hop.
     m.valid_from = datetime(row.valid_from),
     m.valid_until = datetime(row.valid_until),

@@ -2,7 +2,18 @@
 conflict choices, search modes. Each is defined here once; api/schemas builds its literals from them."""
 from __future__ import annotations
 
-MEMORY_TYPES = ("fact", "preference", "goal", "event", "decision", "procedure", "action", "other")
+MEMORY_TYPES = ("fact", "preference", "goal", "event", "decision", "procedure", "entity", "action", "other")
+
+# How sensitive a memory is (seed 004): health, finances, death or loss are sensitive; what the user
+# asks to keep to themselves is private. Search and context show memories up to a ceiling.
+SENSITIVITIES = ("normal", "sensitive", "private")
+DEFAULT_SENSITIVITY = "normal"
+DEFAULT_SENSITIVITY_CEILING = "sensitive"  # private memories show only when a request asks for them
+
+
+def sensitivities_up_to(ceiling: str) -> tuple[str, ...]:
+    """The sensitivities a request with this ceiling may see, least sensitive first."""
+    return SENSITIVITIES[:SENSITIVITIES.index(ceiling) + 1]
 STATUSES = ("active", "superseded", "disputed", "quarantined", "archived")
 ACTIVE, SUPERSEDED, DISPUTED, QUARANTINED, ARCHIVED = STATUSES
 DEFAULT_STATUSES = (ACTIVE,)

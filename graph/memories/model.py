@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from graph.core.vocab import DEFAULT_SECRET_MODE, DEFAULT_SOURCE
+from graph.core.vocab import DEFAULT_SECRET_MODE, DEFAULT_SENSITIVITY, DEFAULT_SOURCE
 
 DEFAULT_IMPORTANCE = 0.5
 
@@ -54,6 +54,11 @@ class NewMemory:
     suspicious: str | None = None  # set: store quarantined as suspicious_input, with these details
     on_conflict: str = "quarantine"
     secrets: str = DEFAULT_SECRET_MODE  # refuse | redact: what a secret in this memory does (secrets.py)
+    sensitivity: str = DEFAULT_SENSITIVITY  # normal | sensitive | private: requests see up to a ceiling
+    effective_from: datetime | None = None  # out of retrieval until then ("starting next month")
+    expires_at: datetime | None = None  # out of retrieval from then on ("until Friday")
+    recurrence: str | None = None  # an RFC 5545 RRULE ("every Monday": FREQ=WEEKLY;BYDAY=MO)
+    historical: bool = False  # says how things were ("I used to ..."), not how they are
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,12 @@ class Memory:
     access_count: int = 0  # times retrieval returned it; never moves updated_at
     last_accessed_at: datetime | None = None
     superseded_at: datetime | None = None  # record time: when it left the present, if it did
+    sensitivity: str = DEFAULT_SENSITIVITY
+    effective_from: datetime | None = None
+    expires_at: datetime | None = None
+    recurrence: str | None = None
+    historical: bool = False
+    sentiment: float | None = None  # VADER compound score of the text at write time, -1..1 (sentiment.py)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from typing import Any
 
 from graph.core.timeutil import from_graph, from_graph_required
 from graph.core.values import loads_readable
-from graph.core.vocab import ACTIVE, DEFAULT_SOURCE
+from graph.core.vocab import ACTIVE, DEFAULT_SENSITIVITY, DEFAULT_SOURCE
 from graph.memories.model import Claim, Memory, Quarantine
 from graph.memories.rules import MAX_METADATA_DEPTH
 
@@ -56,4 +56,10 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         access_count=int(m.get("access_count") or 0),
         last_accessed_at=from_graph(m.get("last_accessed_at")),
         superseded_at=from_graph(m.get("superseded_at")),
+        sensitivity=m.get("sensitivity") or DEFAULT_SENSITIVITY,
+        effective_from=from_graph(m.get("effective_from")),
+        expires_at=from_graph(m.get("expires_at")),
+        recurrence=m.get("recurrence"),
+        historical=bool(m.get("historical") or False),
+        sentiment=float(m["sentiment"]) if m.get("sentiment") is not None else None,
     )

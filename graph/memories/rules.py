@@ -12,19 +12,25 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from dateutil.rrule import rrulestr
+
 from graph.core.errors import InvalidInput
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import check_instant
 from graph.core.values import MAX_METADATA_DEPTH, check_json, check_unicode
-from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SECRET_MODES, SOURCE_TYPES
+from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SECRET_MODES, SENSITIVITIES, SOURCE_TYPES
 from graph.memories.claims import check_claim
 from graph.memories.model import MemoryPatch, NewMemory
 
 # The fields a patch may change. Everything else on a memory (agent, id, status, version, trust,
 # confidence, sources, feedback counts, embedding, quarantine, claim keys) belongs to the service
 # and the belief rules, never to the caller.
-PATCHABLE_FIELDS = ("text", "memory_type", "category", "importance", "tags", "event_at", "metadata")
-NOT_NULL_ON_PATCH = ("text", "memory_type", "importance", "tags")  # the others may be cleared with None
+PATCHABLE_FIELDS = ("text", "memory_type", "category", "importance", "tags", "event_at", "metadata", "sensitivity",
+                    "effective_from", "expires_at", "recurrence", "historical")
+# The others may be cleared with None.
+NOT_NULL_ON_PATCH = ("text", "memory_type", "importance", "tags", "sensitivity", "historical")
+# The patchable fields stored as datetimes (memories/update converts each one).
+PATCH_INSTANTS = ("event_at", "effective_from", "expires_at")
 
 MAX_CATEGORY_CHARS = 100
 MAX_TAGS = 64
@@ -33,6 +39,7 @@ MAX_METADATA_BYTES = 16_384
 MAX_VERSION = 2**63 - 1  # the graph's integers are 64-bit
 MAX_REF_CHARS = 500
 MAX_SUSPICIOUS_DETAILS_CHARS = 2_000
+MAX_RECURRENCE_CHARS = 500
 
 def check_text(text: Any, field: str, max_chars: int) -> str:
     if not isinstance(text, str):
@@ -104,9 +111,39 @@ def metadata_json(value: Any, field: str) -> str | None:
     return encoded
 
 
-def check_event_at(value: Any, field: str) -> datetime | None:
+def check_time(value: Any, field: str) -> datetime | None:
     check_instant(value, field)
     return value
+
+
+def check_sensitivity(value: Any, field: str) -> str:
+    if not isinstance(value, str) or value not in SENSITIVITIES:
+        raise InvalidInput(field, f"must be one of {', '.join(SENSITIVITIES)}")
+    return value
+
+
+def check_recurrence(value: Any, field: str) -> str | None:
+    """An RFC 5545 RRULE without its "RRULE:" prefix (FREQ=WEEKLY;BYDAY=MO), parsed by dateutil."""
+    text = check_optional_str(value, field, MAX_RECURRENCE_CHARS)
+    if text is None:
+        return None
+    try:
+        rrulestr(text, ignoretz=True)
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput(field, f"must be an RFC 5545 recurrence rule such as FREQ=WEEKLY;BYDAY=MO ({exc})") from None
+    return text
+
+
+def check_historical(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput(field, "must be true or false")
+    return value
+
+
+def check_window(effective_from: datetime | None, expires_at: datetime | None, where: str) -> None:
+    """A memory that expires before it takes effect would never be shown."""
+    if effective_from is not None and expires_at is not None and expires_at <= effective_from:
+        raise InvalidInput(f"{where}expires_at", "must be later than effective_from")
 
 
 def check_optional_str(value: Any, field: str, max_chars: int) -> str | None:
@@ -128,7 +165,13 @@ def check_new(item: NewMemory, where: str, max_text_chars: int) -> dict[str, Any
     check_category(item.category, f"{where}category")
     importance = check_importance(item.importance, f"{where}importance")
     tags = check_tags(item.tags, f"{where}tags")
-    check_event_at(item.event_at, f"{where}event_at")
+    check_time(item.event_at, f"{where}event_at")
+    check_sensitivity(item.sensitivity, f"{where}sensitivity")
+    effective_from = check_instant(item.effective_from, f"{where}effective_from")
+    expires_at = check_instant(item.expires_at, f"{where}expires_at")
+    check_window(effective_from, expires_at, where)
+    check_recurrence(item.recurrence, f"{where}recurrence")
+    check_historical(item.historical, f"{where}historical")
     metadata = metadata_json(item.metadata, f"{where}metadata")
     if item.provenance.source not in SOURCE_TYPES:
         raise InvalidInput(f"{where}provenance.source", f"must be one of {', '.join(SOURCE_TYPES)}")
@@ -148,8 +191,13 @@ _PATCH_CHECKS = {
     "category": check_category,
     "importance": check_importance,
     "tags": check_tags,
-    "event_at": check_event_at,
+    "event_at": check_time,
     "metadata": check_metadata,
+    "sensitivity": check_sensitivity,
+    "effective_from": check_time,
+    "expires_at": check_time,
+    "recurrence": check_recurrence,
+    "historical": check_historical,
 }
 
 

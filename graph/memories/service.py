@@ -27,8 +27,9 @@ from graph.core.vocab import (
 from graph.embedding.encoder import AsyncEncoder
 from graph.memories.model import Memory, MemoryPatch, Page, PatchResult
 from graph.memories.records import memory_from_map
-from graph.memories.rules import check_patch, metadata_json
+from graph.memories.rules import PATCH_INSTANTS, check_patch, metadata_json
 from graph.memories.secrets import check_mode, refuse, screen_changes
+from graph.memories.sentiment import sentiment_of
 from graph.store.gateway import GraphRunner, Tx
 
 MAX_PAGE = 500  # memories in one listing page
@@ -59,17 +60,18 @@ class MemoryService:
         refuse(spans, mode)
         clean = check_patch(replace(patch, changes=screened), self.max_text_chars)
         changes = dict(clean)
-        set_event_at = "event_at" in changes
-        event_at = iso(changes.pop("event_at", None))
+        # Instants travel as ISO-8601 text and become datetimes in the statement (as on create).
+        instants = {name: iso(changes.pop(name)) for name in PATCH_INSTANTS if name in changes}
         if "text" in changes:
             changes["embedding"] = (await self.encoder.encode_one(changes["text"])).tolist()
+            changes["sentiment"] = sentiment_of(changes["text"])
         if "metadata" in changes:
             changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 
         async def work(tx: Tx) -> Memory:
             row = await tx.optional(
                 "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
-                changes=changes, set_event_at=set_event_at, event_at=event_at, now=iso(utcnow()))
+                changes=changes, set_instants=list(instants), instants=instants, now=iso(utcnow()))
             if row is None:
                 raise NotFound("memory", memory_id)
             if not row["ok"]:
@@ -167,7 +169,7 @@ class MemoryService:
 
 
 def _audited(fields: dict[str, Any]) -> dict[str, Any]:
-    """A patch's fields as its audit record holds them: event_at as ISO-8601 text."""
+    """A patch's fields as its audit record holds them: instants as ISO-8601 text."""
     return {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
 
 
@@ -178,7 +180,7 @@ def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
         value = previous.get(name)
         if name == "metadata":
             value = loads_readable(value, MAX_METADATA_DEPTH)
-        elif name == "event_at":
+        elif name in PATCH_INSTANTS:
             value = from_graph(value)
         before[name] = value
     return _audited(before)

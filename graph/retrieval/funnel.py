@@ -11,7 +11,8 @@ from collections.abc import Mapping
 
 from graph.core.vocab import ACTIVE, ARCHIVED, DISPUTED, QUARANTINED, STATUSES, SUPERSEDED
 
-FILTER_REASONS = ("scope_mismatch", "validity_mismatch", "filtered")
+FILTER_REASONS = ("scope_mismatch", "validity_mismatch", "not_yet_effective", "expired", "above_sensitivity",
+                  "filtered")
 
 
 def funnel(reasons: Mapping[str, str | None], hidden_statuses: Mapping[str, int], unseen_kept: int,
@@ -30,8 +31,7 @@ def funnel(reasons: Mapping[str, str | None], hidden_statuses: Mapping[str, int]
               "after_similarity": after_status - by_filter - below_min_similarity, "returned": returned}
     excluded = {SUPERSEDED: why[SUPERSEDED], DISPUTED: why[DISPUTED], QUARANTINED: why[QUARANTINED],
                 ARCHIVED: why[ARCHIVED], "below_min_similarity": below_min_similarity,
-                "scope_mismatch": why["scope_mismatch"], "validity_mismatch": why["validity_mismatch"],
-                "filtered": why["filtered"]}
+                **{reason: why[reason] for reason in FILTER_REASONS}}
     if why[ACTIVE]:
         excluded[ACTIVE] = why[ACTIVE]  # a status filter that leaves active memories out
     return counts, excluded

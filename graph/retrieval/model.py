@@ -9,7 +9,14 @@ from typing import Any
 from graph.core.errors import InvalidInput
 from graph.core.timeutil import check_instant
 from graph.core.values import check_unicode
-from graph.core.vocab import DEFAULT_STATUSES, MEMORY_TYPES, SEARCH_MODES, STATUSES
+from graph.core.vocab import (
+    DEFAULT_SENSITIVITY_CEILING,
+    DEFAULT_STATUSES,
+    MEMORY_TYPES,
+    SEARCH_MODES,
+    SENSITIVITIES,
+    STATUSES,
+)
 from graph.links.expansion import Expand, Related, check_expand
 from graph.memories.model import Memory
 from graph.memories.rules import MAX_TAG_CHARS, check_agent
@@ -46,6 +53,7 @@ class SearchQuery:
     explain: bool = False
     track_access: bool = True  # context counts only what it includes, so it turns this off
     expand: Expand = Expand()  # recall with relationships: each hit's related memories (depth 0: none)
+    sensitivity_ceiling: str = DEFAULT_SENSITIVITY_CEILING  # normal | sensitive | private: the most sensitive shown
 
 
 def check_query(query: SearchQuery) -> SearchQuery:
@@ -72,6 +80,8 @@ def check_query(query: SearchQuery) -> SearchQuery:
     if query.memory_types is not None:
         _check_names(query.memory_types, "memory_types", MEMORY_TYPES)
     _check_tags(query.tags)
+    if not isinstance(query.sensitivity_ceiling, str) or query.sensitivity_ceiling not in SENSITIVITIES:
+        raise InvalidInput("sensitivity_ceiling", f"must be one of {', '.join(SENSITIVITIES)}")
     if query.session_id is not None:
         if not isinstance(query.session_id, str) or len(query.session_id) > MAX_SESSION_CHARS:
             raise InvalidInput("session_id", f"must be a string of at most {MAX_SESSION_CHARS} characters, or None")

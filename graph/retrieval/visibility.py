@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graph.core.timeutil import iso, to_utc, utcnow
-from graph.core.vocab import ACTIVE, SUPERSEDED
+from graph.core.vocab import ACTIVE, DEFAULT_SENSITIVITY_CEILING, SUPERSEDED, sensitivities_up_to
 
 if TYPE_CHECKING:
     from graph.retrieval.model import SearchQuery
@@ -30,6 +30,7 @@ class Visibility:
     event_after: datetime | None = None
     event_before: datetime | None = None
     explain: bool = False  # candidate queries also return the rows the block hid, with their reason
+    sensitivity_ceiling: str = DEFAULT_SENSITIVITY_CEILING  # the most sensitive memories shown
 
     @classmethod
     def of(cls, query: SearchQuery, *, explain: bool | None = None) -> Visibility:
@@ -45,7 +46,8 @@ class Visibility:
                    memory_types=tuple(query.memory_types) if query.memory_types else None, tags=tuple(query.tags),
                    created_after=query.created_after, created_before=query.created_before,
                    event_after=query.event_after, event_before=query.event_before,
-                   explain=query.explain if explain is None else explain)
+                   explain=query.explain if explain is None else explain,
+                   sensitivity_ceiling=query.sensitivity_ceiling)
 
     @property
     def key(self) -> tuple[str, tuple[str, ...]]:
@@ -55,7 +57,8 @@ class Visibility:
     def params(self, *, explain: bool | None = None) -> dict[str, Any]:
         """The Cypher parameters of the block (and `explain`, which the candidate queries take);
         `explain` overrides the record's (hydration never wants the hidden rows)."""
-        return {"agent": self.agent, "statuses": list(self.statuses), "session_id": self.session_id,
+        return {"agent": self.agent, "statuses": list(self.statuses),
+                "sensitivities": list(sensitivities_up_to(self.sensitivity_ceiling)), "session_id": self.session_id,
                 "as_of": iso(self.as_of), "known_at": iso(self.known_at), "history": self.history,
                 "tags": list(self.tags), "memory_types": list(self.memory_types) if self.memory_types else None,
                 "created_after": iso(self.created_after), "created_before": iso(self.created_before),

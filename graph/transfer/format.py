@@ -22,9 +22,10 @@ VERSION = 1
 MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
                  "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count",
-                 "superseded_reason")
+                 "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment")
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
-                "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until")
+                "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until",
+                "effective_from", "expires_at")
 MEMORY_DERIVED = ("agent", "claim_key", "tenant_token", "embedding")
 # `locking` is set and removed inside one transaction (a write lock); it is never committed.
 TRANSIENT = ("locking", "import_token")

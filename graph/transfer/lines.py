@@ -21,9 +21,12 @@ from graph.core.vocab import (
     AUDIT_OPS,
     CARDINALITIES,
     CONFLICT_POLICIES,
+    CONFLICT_STATUSES,
     DEDUP_POLICIES,
+    DEFAULT_SENSITIVITY,
     DEFAULT_SOURCE,
     NORMALIZER_NAMES,
+    SENSITIVITIES,
     SOURCE_TYPES,
     STATUSES,
 )
@@ -35,18 +38,19 @@ from graph.memories.rules import (
     check_importance,
     check_memory_type,
     check_optional_str,
+    check_recurrence,
     check_tags,
     check_text,
     metadata_json,
 )
 from graph.memories.secrets import refuse, screen_json
+from graph.memories.sentiment import sentiment_of
 from graph.transfer import format as fmt
 from graph.transfer import mem0
 
 MAX_SHORT = 200       # op names, actors, rules, reasons of conflicts and the like
 MAX_NOTE = 2_000      # notes, reasons and quarantine details, as the API's limits
 MAX_ENTITY = 1_000    # an entity is a claim's subject or value
-CONFLICT_STATUSES = ("pending", "resolved")
 
 
 @dataclass
@@ -280,6 +284,12 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
         "session_id": _text(item.get("session_id"), "memory.session_id", MAX_SHORT),
         "access_count": _int(item.get("access_count"), "memory.access_count"),
         "superseded_reason": _text(item.get("superseded_reason"), "memory.superseded_reason", MAX_SHORT),
+        "sensitivity": _choice(item.get("sensitivity"), "memory.sensitivity", SENSITIVITIES,
+                               default=DEFAULT_SENSITIVITY),
+        "recurrence": check_recurrence(item.get("recurrence"), "memory.recurrence"),
+        "historical": bool(_bool(item.get("historical"), "memory.historical")),
+        # Older exports carry no sentiment: it is scored from the text, as on every write.
+        "sentiment": sentiment_of(item.get("text") or ""),
     }
     times = {k: _time(item.get(k), f"memory.{k}", required=k == "created_at") for k in fmt.MEMORY_TIMES}
     times["updated_at"] = times["updated_at"] or times["created_at"]

@@ -10,6 +10,7 @@ from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso
 from graph.core.vocab import ACTIVE, QUARANTINED
 from graph.memories.model import Claim, NewMemory
+from graph.memories.sentiment import sentiment_of
 
 
 def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dict[str, Any]:
@@ -28,9 +29,12 @@ def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) 
             "status": QUARANTINED if suspicious else ACTIVE,
             "quarantine_reason": "suspicious_input" if suspicious else None,
             "quarantine_details": (item.suspicious or None) if suspicious else None,
+            "sensitivity": item.sensitivity, "recurrence": item.recurrence, "historical": item.historical,
+            "sentiment": sentiment_of(item.text),
         },
         "source_key": source_key(item.agent, item.provenance.source, ref), "source_ref": ref,
-        "created_at": now, "event_at": iso(item.event_at), "valid_from": None, "valid_until": None, "claim": None,
+        "created_at": now, "event_at": iso(item.event_at), "effective_from": iso(item.effective_from),
+        "expires_at": iso(item.expires_at), "valid_from": None, "valid_until": None, "claim": None,
     }
 
 

@@ -90,11 +90,12 @@ def test_empty_text_is_refused_by_both(client, openapi, agent):
 def test_an_empty_or_null_patch_is_refused_by_both(client, openapi, agent):
     schema = _schema(openapi, "MemoryUpdate")
     assert {tuple(branch["required"]) for branch in schema["anyOf"]} == {
-        ("text",), ("memory_type",), ("category",), ("importance",), ("tags",), ("event_at",), ("metadata",)}
-    for name in ("text", "memory_type", "importance", "tags"):
+        ("text",), ("memory_type",), ("category",), ("importance",), ("tags",), ("event_at",), ("metadata",),
+        ("sensitivity",), ("effective_from",), ("expires_at",), ("recurrence",), ("historical",)}
+    for name in ("text", "memory_type", "importance", "tags", "sensitivity", "historical"):
         prop = schema["properties"][name]
         assert "anyOf" not in prop and prop.get("type") != "null", name
-    for name in ("category", "event_at", "metadata"):
+    for name in ("category", "event_at", "metadata", "effective_from", "expires_at", "recurrence"):
         assert {"type": "null"} in schema["properties"][name]["anyOf"], name
     memory = store(client, agent, "The user prefers tea")
     url = f"/v1/memories/{memory['id']}"

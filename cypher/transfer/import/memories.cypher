@@ -18,7 +18,9 @@ ON CREATE SET m = row.props, m.agent = $agent, m.import_token = $token,
               m.last_accessed_at = datetime(row.times.last_accessed_at),
               m.superseded_at = datetime(row.times.superseded_at),
               m.closed_at = datetime(row.times.closed_at),
-              m.asserted_valid_until = datetime(row.times.asserted_valid_until)
+              m.asserted_valid_until = datetime(row.times.asserted_valid_until),
+              m.effective_from = datetime(row.times.effective_from),
+              m.expires_at = datetime(row.times.expires_at)
 WITH m, row, coalesce(m.import_token = $token, false) AS created
 FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END | REMOVE m.import_token)
 RETURN row.id AS id, created, m.agent = $agent AS own
