@@ -219,3 +219,18 @@ def test_the_halves_are_balanced_overall_and_per_group():
 def test_the_splits_are_what_the_split_script_assigns():
     halves = split_ingestion.assign(LINES)
     assert all(x["split"] == halves[x["id"]] for x in LINES)
+
+
+def test_the_guide_counts_what_the_file_holds():
+    guide = (DATA.parent / "ingestion_labelled.md").read_text()
+    rows = dict(re.findall(r"^\| (.+?) \| (\d+ \| \d+) \| \d+ \|$", guide, flags=re.MULTILINE))
+    halves = Counter(x["split"] for x in LINES)
+    assert rows.pop("all lines") == f"{halves['tune']} | {halves['test']}"
+    per: dict[str, Counter[str]] = {}
+    for x in LINES:
+        for g in split_ingestion.groups(x):
+            kind, name = g.split(":")
+            key = f"`{name}`" if kind == "tag" else f"{kind} {name}"
+            per.setdefault(key, Counter())[x["split"]] += 1
+    per.pop("op none")
+    assert rows == {k: f"{c['tune']} | {c['test']}" for k, c in per.items()}
