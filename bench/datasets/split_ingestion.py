@@ -2,7 +2,8 @@
 
 Each line belongs to several groups: its tags, the operations it expects (op:ADD...), its secret kinds
 and, for a line that expects nothing, op:none. Lines are visited rarest group first (then by id), and
-each goes to the half that leaves its groups, then the whole set, most even; a tie alternates. So every
+each goes to the half that leaves its groups (each weighed by one over its size), then the whole set,
+most even; a tie alternates. So every
 group is split as evenly as its size allows and both halves hold the same mix.
 
     .venv/bin/python bench/datasets/split_ingestion.py [--check]
@@ -39,9 +40,11 @@ def assign(lines: list[dict]) -> dict[str, str]:
     for i, line in enumerate(order):
         mine = groups(line)
 
-        def cost(half: str, mine: set[str] = mine) -> tuple[int, int]:
+        def cost(half: str, mine: set[str] = mine) -> tuple[float, int]:
             other = HALVES[1 - HALVES.index(half)]
-            spread = sum(abs(counts.get(g, Counter())[half] + 1 - counts.get(g, Counter())[other]) for g in mine)
+            # A rare group's imbalance weighs more: one line is a larger share of it.
+            spread = sum(abs(counts.get(g, Counter())[half] + 1 - counts.get(g, Counter())[other]) / sizes[g]
+                         for g in mine)
             return spread, abs(total[half] + 1 - total[other])
 
         tune, test = cost("tune"), cost("test")
