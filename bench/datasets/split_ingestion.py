@@ -1,0 +1,90 @@
+"""Assigns the tune and test halves of bench/datasets/ingestion_labelled.jsonl, deterministically.
+
+Each line belongs to several groups: its tags, the operations it expects (op:ADD...), its secret kinds
+and, for a line that expects nothing, op:none. Lines are visited rarest group first (then by id), and
+each goes to the half that leaves its groups (each weighed by one over its size), then the whole set,
+most even; a tie alternates. So every
+group is split as evenly as its size allows and both halves hold the same mix.
+
+    .venv/bin/python bench/datasets/split_ingestion.py [--check]
+
+--check only reports the balance and exits 1 when the file's splits differ from what this assigns."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "ingestion_labelled.jsonl"
+HALVES = ("tune", "test")
+
+
+def groups(line: dict) -> set[str]:
+    """The groups a line is balanced within."""
+    out = {f"tag:{t}" for t in line["tags"]}
+    memories = line["expect"]["memories"]
+    out |= {f"op:{m['op']}" for m in memories} or {"op:none"}
+    out |= {f"secret:{s['kind']}" for s in line["expect"]["secrets"]}
+    return out
+
+
+def assign(lines: list[dict]) -> dict[str, str]:
+    """id -> half."""
+    sizes = Counter(g for line in lines for g in groups(line))
+    order = sorted(lines, key=lambda line: (min(sizes[g] for g in groups(line)), line["id"]))
+    counts: dict[str, Counter[str]] = {}
+    total: Counter[str] = Counter()
+    out: dict[str, str] = {}
+    for i, line in enumerate(order):
+        mine = groups(line)
+
+        def cost(half: str, mine: set[str] = mine) -> tuple[float, int]:
+            other = HALVES[1 - HALVES.index(half)]
+            # A rare group's imbalance weighs more: one line is a larger share of it.
+            spread = sum(abs(counts.get(g, Counter())[half] + 1 - counts.get(g, Counter())[other]) / sizes[g]
+                         for g in mine)
+            return spread, abs(total[half] + 1 - total[other])
+
+        tune, test = cost("tune"), cost("test")
+        half = "tune" if tune < test else "test" if test < tune else HALVES[i % 2]
+        out[line["id"]] = half
+        total[half] += 1
+        for g in mine:
+            counts.setdefault(g, Counter())[half] += 1
+    return out
+
+
+def report(lines: list[dict]) -> str:
+    per: dict[str, Counter[str]] = {}
+    for line in lines:
+        for g in sorted(groups(line)):
+            per.setdefault(g, Counter())[line["split"]] += 1
+    rows = [f"{'group':<24} {'tune':>5} {'test':>5}",
+            f"{'all':<24} {sum(x['split'] == 'tune' for x in lines):>5} {sum(x['split'] == 'test' for x in lines):>5}"]
+    rows += [f"{g:<24} {c['tune']:>5} {c['test']:>5}" for g, c in sorted(per.items())]
+    return "\n".join(rows)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="report only; fail when the splits differ")
+    args = parser.parse_args()
+    lines = [json.loads(x) for x in DATA.read_text().splitlines() if x.strip()]
+    halves = assign(lines)
+    differ = [x["id"] for x in lines if x["split"] != halves[x["id"]]]
+    if args.check:
+        print(report(lines))
+        if differ:
+            print(f"{len(differ)} lines differ from the assignment: {differ[:10]}", file=sys.stderr)
+        return 1 if differ else 0
+    for line in lines:
+        line["split"] = halves[line["id"]]
+    DATA.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
+    print(report(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
