@@ -19,7 +19,7 @@ from graph.beliefs.precedence import Contender, Verdict
 from graph.beliefs.rivalry import conflict_rows, may_have_rivals
 from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.timeline import Succession, place
-from graph.core.keys import slot_key
+from graph.core.keys import predicate_key, slot_key
 from graph.core.timeutil import iso
 from graph.core.vocab import ACTIVE
 from graph.entities.claims import claim_entities, entity_keys_of
@@ -75,7 +75,7 @@ async def open_slots(tx: Tx, agent: str, claims: Sequence[Claim], now: datetime)
     for claim in claims:
         key = slot_key(agent, claim.subject, claim.predicate)
         slot = slots.setdefault(key, {"key": key, "subject": claim.subject, "predicate": claim.predicate,
-                                      "values": set()})
+                                      "predicate_key": predicate_key(agent, claim.predicate), "values": set()})
         # A duplicate has the same normalised value; which normaliser applies is read with the slot.
         slot["values"].update(f(claim.value) for f in NORMALIZERS.values())
     keys = sorted({k for claim in claims for k in entity_keys_of(agent, claim)})

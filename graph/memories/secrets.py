@@ -92,6 +92,8 @@ _PASSWORD_PROSE = re.compile(
     r"(?i)\b(?:" + _PASSWORD_NAME + r"|pin(?: code)?)"
     r"(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w.@'/-]+(?:\s+(?:account|server|box|db|"
     r"database|router|wifi|network|vpn|portal|site|app|laptop|machine|login))?)?"
+    # "my login password there is X": a place word between the name and its verb.
+    r"(?:\s+(?:there|here))?"
     r"\s*(?:,\s*)?(?:(?:has\s+been\s+|was\s+|got\s+|is\s+)?(?:changed|reset|set|updated)\s+to|is(?:\s+now|\s+still)?|"
     r"was|=|:|->|became)\s+[\"'`]?(?P<v>[^\s\"'`]+)(?P<after>\s+\w+)?")
 _PASSWORD_VERB = re.compile(

@@ -37,6 +37,8 @@ PEM = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxyz0123456789abcdef\n---
     ("my password is Tr0ub4dor&3 don't share it", "Tr0ub4dor&3", "password"),
     ("the wifi password is sunshine42.", "sunshine42", "password"),
     ("export PGPASSWORD=hunter2", "hunter2", "password"),
+    ("New job at Globex! My login password there is Winter!2026Globex", "Winter!2026Globex", "password"),
+    ("the vpn password here is now Blue-Heron-77", "Blue-Heron-77", "password"),
     ('{"user": "ana", "password": "correct horse battery"}', "correct horse battery", "password"),
     ("postgres://app:S3cr3tPw@db.internal:5432/prod", "S3cr3tPw", "password"),
     ("card 4242 4242 4242 4242 exp 12/27", "4242 4242 4242 4242", "card_number"),
@@ -71,6 +73,8 @@ def test_each_kind_is_found_with_its_exact_span(text, secret, kind):
 
 @pytest.mark.parametrize("text", [
     "I reset my password yesterday because I forgot it",
+    "My password manager is Bitwarden these days",
+    "I reset my bank password again",
     "My password was compromised in a breach last year",
     "The password is stored in 1Password, ask Dana",
     "Boarding pass: gate 12, seat 14C",

@@ -18,7 +18,8 @@ MERGE (s:BeliefSlot {key: slot.key})
 ON CREATE SET s.agent = $agent, s.subject = slot.subject, s.predicate = slot.predicate
 SET s.locked_at = datetime($now), s.writes = coalesce(s.writes, 0) + 1
 WITH slot, aliases
-OPTIONAL MATCH (p:PredicateSchema {agent: $agent, predicate: slot.predicate})
+// By its key (graph/core/keys.py), under a uniqueness constraint: an index seek, not a label scan.
+OPTIONAL MATCH (p:PredicateSchema {key: slot.predicate_key, agent: $agent})
 CALL (slot, p) {
   // From the claim: its (agent, subject, predicate) index finds the slot's claims.
   MATCH (c:Claim {agent: $agent, subject: slot.subject, predicate: slot.predicate})<-[:ASSERTS]-(m:Memory)
