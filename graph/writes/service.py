@@ -10,10 +10,13 @@ A duplicate claim adds memories/get_many, to answer with the memory it corrobora
 in one batch see each other as if written one by one."""
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
@@ -81,33 +84,42 @@ class WriteService:
         items, redacted = screen_many(list(items), field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
-        vectors = await self.encoder.encode([item.text for item in items])
-        now = iso(utcnow())
-        rows = [memory_row(item, values, vector, now)
-                for item, values, vector in zip(items, checked, vectors, strict=True)]
-        tenants: dict[str, list[int]] = {}
-        for i, item in enumerate(items):
-            tenants.setdefault(item.agent, []).append(i)
+        # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
+        # need no vector, so a claimed write opens its transaction at once and waits for the vectors
+        # only before memories/create (its slot locks are held for that wait). A plain write has
+        # nothing to overlap and opens its transaction once the vectors exist.
+        embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
+        try:
+            if not any(item.claim for item in items):
+                await embedding
+            now = iso(utcnow())
+            rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
+            tenants: dict[str, list[int]] = {}
+            for i, item in enumerate(items):
+                tenants.setdefault(item.agent, []).append(i)
 
-        async def work(tx: Tx) -> list[StoreResult]:
-            results: dict[int, StoreResult] = {}
-            # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
-            for agent, positions in tenants.items():
-                # A retried transaction starts again from fresh rows.
-                fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-                results.update(await _write_tenant(tx, agent, fresh, actor))
-            return [results[i] for i in range(len(items))]
+            async def work(tx: Tx) -> list[StoreResult]:
+                results: dict[int, StoreResult] = {}
+                # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+                for agent, positions in tenants.items():
+                    # A retried transaction starts again from fresh rows.
+                    fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+                    results.update(await _write_tenant(tx, agent, fresh, actor, embedding))
+                return [results[i] for i in range(len(items))]
 
-        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
-        async with self.slots.hold(claimed):
-            stored = await self.runner.write_tx(work)
+            claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
+            async with self.slots.hold(claimed):
+                stored = await self.runner.write_tx(work)
+        finally:
+            if not embedding.done():
+                embedding.cancel()
         self.on_vectors_written()
         return [replace(result, redacted=spans) if spans else result
                 for result, spans in zip(stored, redacted, strict=True)]
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
-                        actor: str) -> dict[int, StoreResult]:
+                        actor: str, embedding: asyncio.Future[np.ndarray]) -> dict[int, StoreResult]:
     plain = [(i, row) for i, item, row in entries if item.claim is None]
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
@@ -129,6 +141,10 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    if creates:
+        vectors = await embedding  # the whole write's, in its items' order
+        for i, _, row in entries:
+            row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     if claimed:
