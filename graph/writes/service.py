@@ -26,6 +26,7 @@ from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
 from graph.beliefs.slots import Belief
 from graph.beliefs.trust import compute_trust
+from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
 from graph.core.timeutil import iso, utcnow
@@ -39,7 +40,7 @@ from graph.core.vocab import (
     SUPERSEDED,
 )
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.model import NewMemory, StoreResult
+from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
@@ -74,52 +75,91 @@ class WriteService:
                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
         """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
         decided in order, so claims in one batch see each other."""
+        prepared = await self.prepare(items, field_prefix)
+        try:
+            if not prepared.claimed:
+                await prepared.vectors()  # nothing to overlap: open the transaction once the vectors exist
+            async with self.slots.hold(prepared.slot_keys()):
+                stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
+        finally:
+            prepared.discard()
+        self.on_vectors_written()
+        return stored
+
+    async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                      ids: Sequence[str] | None = None) -> Prepared:
+        """Everything a write does before the database: secrets screened, every item checked, the
+        texts' embedding started (one model call). A pipeline that writes more than memories in one
+        transaction (ingestion, consolidation) prepares, holds `self.slots` for `slot_keys()`, calls
+        `write` inside its own transaction, and `discard`s what it did not write. `ids`: the new
+        memories' ids, when the caller fixes them; otherwise each gets a fresh UUID."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories",
                                f"holds {len(items)} memories; the limit is {self.max_batch}")
+        if ids is not None and len(ids) != len(items):
+            raise InvalidInput("ids", "must give one id per memory")
         # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
         # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
         items, redacted = screen_many(list(items), field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
+        now = iso(utcnow())
+        rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
+        for row, ident in zip(rows, ids or (), strict=False):
+            row["props"]["id"] = check_uuid(ident, "ids")
         # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
-        # need no vector, so a claimed write opens its transaction at once and waits for the vectors
-        # only before memories/create (its slot locks are held for that wait). A plain write has
-        # nothing to overlap and opens its transaction once the vectors exist.
+        # need no vector, so `write` waits for the vectors only before memories/create (a claimed
+        # write holds its slot locks for that wait).
         embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
-        try:
-            if not any(item.claim for item in items):
-                await embedding
-            now = iso(utcnow())
-            rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
-            tenants: dict[str, list[int]] = {}
-            for i, item in enumerate(items):
-                tenants.setdefault(item.agent, []).append(i)
+        return Prepared(list(items), rows, list(redacted), embedding)
 
-            async def work(tx: Tx) -> list[StoreResult]:
-                results: dict[int, StoreResult] = {}
-                # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
-                for agent, positions in tenants.items():
-                    # A retried transaction starts again from fresh rows.
-                    fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-                    results.update(await _write_tenant(tx, agent, fresh, actor, embedding))
-                return [results[i] for i in range(len(items))]
+    async def write(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR,
+                    job_id: str | None = None) -> list[StoreResult]:
+        """The prepared memories, written in the caller's transaction (retried whole by it). `job_id`
+        marks the audit records as a maintenance job's."""
+        items, rows = prepared.items, prepared.rows
+        tenants: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            tenants.setdefault(item.agent, []).append(i)
+        results: dict[int, StoreResult] = {}
+        # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+        for agent, positions in tenants.items():
+            # A retried transaction starts again from fresh rows.
+            fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+            results.update(await _write_tenant(tx, agent, fresh, actor, prepared, job_id))
+        return [replace(results[i], redacted=spans) if spans else results[i]
+                for i, spans in enumerate(prepared.redacted)]
 
-            claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
-            async with self.slots.hold(claimed):
-                stored = await self.runner.write_tx(work)
-        finally:
-            if not embedding.done():
-                embedding.cancel()
-        self.on_vectors_written()
-        return [replace(result, redacted=spans) if spans else result
-                for result, spans in zip(stored, redacted, strict=True)]
+
+@dataclass
+class Prepared:
+    """New memories screened, checked and being embedded, ready for `WriteService.write`."""
+    items: list[NewMemory]
+    rows: list[dict[str, Any]]
+    redacted: list[tuple[SecretSpan, ...]]  # the secrets redacted from each item, by position
+    embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
+
+    @property
+    def claimed(self) -> bool:
+        return any(item.claim for item in self.items)
+
+    def slot_keys(self) -> list[str]:
+        """The belief slots the write touches, for the process's slot queue."""
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
+
+    async def vectors(self) -> np.ndarray:
+        return await self.embedding
+
+    def discard(self) -> None:
+        """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
+        if not self.embedding.done():
+            self.embedding.cancel()
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
-                        actor: str, embedding: asyncio.Future[np.ndarray]) -> dict[int, StoreResult]:
+                        actor: str, prepared: Prepared, job_id: str | None) -> dict[int, StoreResult]:
     plain = [(i, row) for i, item, row in entries if item.claim is None]
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
@@ -142,14 +182,14 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             if not outcome.deduplicated:
                 creates.append(row)
     if creates:
-        vectors = await embedding  # the whole write's, in its items' order
+        vectors = await prepared.vectors()  # the whole write's, in its items' order
         for i, _, row in entries:
             row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     if claimed:
         await book.write(tx, last)
-    await audit.record_all(tx, agent, log)
+    await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)
 
     results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
