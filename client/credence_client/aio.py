@@ -218,7 +218,8 @@ class AsyncCredence:
 
     # Links
     async def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
-        """CAUSES, SUPPORTS or PROMOTED_FROM from this memory to another of the same agent; returns its links."""
+        """CAUSES, SUPPORTS, PROMOTED_FROM, OUTCOME_OF or PROGRESS_ON from this memory to another of the same
+        agent; returns its links."""
         return await self.send(e.link(agent, memory_id, type, to, note))
 
     async def links(self, agent: str, memory_id: str) -> list[Link]:
