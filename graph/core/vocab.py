@@ -81,10 +81,10 @@ DEFAULT_SECRET_MODE = "refuse"
 # (graph/transfer/mem0.py): one record per memory it loaded.
 AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
              "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
-             "entity_merge", "import")
+             "entity_merge", "import", "preferences")
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
  OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
- OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS
+ OP_ENTITY_MERGE, OP_IMPORT, OP_PREFERENCES) = AUDIT_OPS
 
 # Asking (graph/asking): what a question asks for. The order is the precedence when a question asks
 # two things (the more selective handler first; docs/asking.md); `search` is the fallback.

@@ -2,7 +2,7 @@
 // edges, in ONE bounded variable-length pattern (one file per depth: Cypher takes no parameter
 // for the bounds, and a pattern bounded by the request keeps deeper hops unexplored). The caller
 // keeps the nearest path to each memory. Filters as in retrieval/hydrate.
-// params: ids, kinds, direction, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before
+// params: ids, kinds, direction, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns
 // returns: many
 UNWIND $ids AS id
 MATCH (p:Memory {agent: $agent, id: id})
