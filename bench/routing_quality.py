@@ -90,8 +90,8 @@ def _pct(a: int, b: int) -> str:
 
 def table(results: dict[str, dict]) -> str:
     halves = list(results)
-    lines = [f"Run {date.today().isoformat()}, `bench/routing_quality.py`; the rules (graph/asking/rules.py) were "
-             "written from the tuning half only. Deterministic: the same figures on any machine.", "",
+    lines = [(f"Run {date.today().isoformat()}, `bench/routing_quality.py`; the rules (graph/asking/rules.py) were "
+              "written from the tuning half only. Deterministic: the same figures on any machine."), "",
              "| | " + " | ".join(halves) + " |", "|---|" + "---:|" * len(halves)]
     lines.append("| **routing accuracy** | " + " | ".join(f"**{_pct(r['right'], r['total'])}**"
                                                          for r in results.values()) + " |")
@@ -107,7 +107,7 @@ def table(results: dict[str, dict]) -> str:
     lines.append("")
     for half, r in results.items():
         if r["confusion"]:
-            pairs = ", ".join(f"{want} → {got} ×{n}" for (want, got), n in sorted(r["confusion"].items()))
+            pairs = ", ".join(f"{want} → {got} x{n}" for (want, got), n in sorted(r["confusion"].items()))
             lines.append(f"Missed on the {half} half (labelled → routed): {pairs}.")
     return "\n".join(lines) + "\n"
 

@@ -25,8 +25,8 @@ from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
-from graph.preferences import PreferenceService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
+from graph.preferences import PreferenceService
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService

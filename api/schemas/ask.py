@@ -133,7 +133,7 @@ class AskResponse(BaseModel):
         s = a.route.slots
         return cls(
             question=question, intent=a.route.intent, also=list(a.route.also),
-            slots=SlotsOut(subject=s.subject, predicate=s.predicate, entity=list(s.entity), topic=s.topic,  # type: ignore[arg-type]
+            slots=SlotsOut(subject=s.subject, predicate=s.predicate, entity=list(s.entity), topic=s.topic,
                            exclude=list(s.exclude), window=s.window),
             found=a.found, summary=a.summary,
             memories=[CitedOut(memory=MemoryOut.of(c.memory), why=c.why) for c in a.memories],
@@ -151,8 +151,8 @@ class AskResponse(BaseModel):
                                trend=a.feeling.trend, earlier_mean=a.feeling.earlier_mean,
                                recent_mean=a.feeling.recent_mean, change=a.feeling.change,
                                split_at=a.feeling.split_at) if a.feeling else None,
-            decisions=[FollowedUpOut(memory_id=d.memory_id, status=d.status, follow_up_ids=list(d.follow_up_ids),  # type: ignore[arg-type]
+            decisions=[FollowedUpOut(memory_id=d.memory_id, status=d.status, follow_up_ids=list(d.follow_up_ids),
                                      last_at=d.last_at) for d in a.decisions],
-            goals=[FollowedUpOut(memory_id=g.memory_id, status=g.status, follow_up_ids=list(g.follow_up_ids),  # type: ignore[arg-type]
+            goals=[FollowedUpOut(memory_id=g.memory_id, status=g.status, follow_up_ids=list(g.follow_up_ids),
                                  last_at=g.last_at) for g in a.goals],
             excluded=list(a.excluded))

@@ -40,6 +40,7 @@ from graph.retrieval.across_tenants import AcrossTenants
 from graph.retrieval.rerank import gate
 
 Weight = StrictFloat | StrictInt
+ExcludedTerm = Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCLUDED_CHARS, pattern=r"\S")]
 
 
 class RerankWeights(Request):
@@ -74,7 +75,7 @@ class RetrievalOptions(Request):
         description="Lowest match returned: max(cosine similarity, keyword score), both absolute. Alias min_score.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
     tags: list[Tag] = Field([], max_length=MAX_FILTER_TAGS, description="A memory must carry every one of these tags.")
-    exclude: list[Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCLUDED_CHARS, pattern=r"\S")]] = Field(
+    exclude: list[ExcludedTerm] = Field(
         [], max_length=MAX_EXCLUDED, description="Leave out memories whose text holds one of these terms (whole words, "
                                                  "any case, a plural too), inside the query: \"restaurants\" with "
                                                  "exclude [\"Italian\"].")

@@ -84,9 +84,9 @@ async def about_me(reads: Reads, route: Route, budget: int, estimate: TokenEstim
     left_out = len(memories) + len(relations) - sum(len(s.lines) for s in sections)
     return Answer(route=route, handler="about_me", found=bool(sections), summary=summary,
                   memories=tuple(cited.values()), sections=tuple(sections),
-                  relationships=tuple(relations), explain=(
+                  relationships=tuple(relations), explain=((
                       f"about_me: {len(memories)} current beliefs and {len(relations)} current relationships of "
-                      f"the user, grouped by type; {left_out} left out to keep within {budget} tokens",))
+                      f"the user, grouped by type; {left_out} left out to keep within {budget} tokens"),))
 
 
 def _names(route: Route) -> list[str]:

@@ -81,7 +81,8 @@ MARKERS: tuple[Marker, ...] = (
     _m("about_me", "asks what is known about the user as a whole",
        r"\b(?:know|remember|learn(?:ed|t)|picked up|gathered|figured out|have|got|understand|think)"
        r"(?: so far)? (?:about|abt|bout|of|on) me\b(?! (?:being|having|doing|liking|living|working|and my|\w+ing\b))"),
-    _m("about_me", "asks about the user's self", r"\b(?:about|abt|describe|summari[sz]e) (?:myself|me|the user)\b(?! \w+ing\b)"),
+    _m("about_me", "asks about the user's self",
+       r"\b(?:about|abt|describe|summari[sz]e) (?:myself|me|the user)\b(?! \w+ing\b)"),
     _m("about_me", "asks for the user's profile",
        r"\b(?:my|the user'?s?|user) (?:profile|persona|bio|personality|interests|preferences|values|likes and "
        r"dislikes|character)\b|\bsummary of (?:me|myself|the user)\b"),
@@ -96,7 +97,8 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:decide|decided|deciding)\b(?:(?: anything)? (?:about|on|for|regarding) " + _OBJ + r")?", "obj"),
     _m("decision", "asks about decisions",
        r"\b(?:which|what|any|my|our|the|recent|open|pending|big|latest|last|past|those|these) decisions?\b"
-       r"(?! fatigue| making| maker| tree| matrix| theory| journal| science| deadline| date| letter| framework| process| log| paper| model)"),
+       r"(?! fatigue| making| maker| tree| matrix| theory| journal| science| deadline| date| letter| framework"
+       r"| process| log| paper| model)"),
     _m("decision", "asks what choice was made",
        r"\b(?:my|our|the) (?:call|choice|verdict|pick) (?:on|about|for|regarding) " + _OBJ +
        r"|\bchoices? (?:did|have) " + ME + r" (?:make|made)(?: (?:about|on|for) " + _OBJ.replace("obj", "obj2") +
@@ -135,7 +137,8 @@ MARKERS: tuple[Marker, ...] = (
        r"| less| really| so)*(?: more| less)? (?:" + FEELINGS + r")\b(?: (?:about|with|at|over|by|than) " + _OBJ +
        r")?", "obj"),
     _m("sentiment", "asks how someone took something",
-       r"\bhow (?:did|do|does|has|have) [\w' ]{1,20}? (?:react|respond|take)\b|\b(?:am|is|are) (?:i|we|the user) (?:still )?(?:enjoying|loving|hating|liking)\b"),
+       r"\bhow (?:did|do|does|has|have) [\w' ]{1,20}? (?:react|respond|take)\b"
+       r"|\b(?:am|is|are) (?:i|we|the user) (?:still )?(?:enjoying|loving|hating|liking)\b"),
     _m("sentiment", "asks whether something is liked or not",
        r"\b(?:hate|love|like|dislike|enjoy)d? or (?:hate|love|like|dislike|enjoy)d?\b"
        r"|\bdo (?:i|we) (?:even |still |really |actually )?(?:like|love|hate|enjoy|mind|regret) (?=(?:my|our|the|"
@@ -187,7 +190,8 @@ MARKERS: tuple[Marker, ...] = (
        r"|\bwho knows\b|\bfriends? of a friend\b|\b(?:know|met) each other\b|\bhave to do with (?:me|us|the user)\b"
        r"|\bwho put (?:me|us) in touch\b|\b(?:do|did) (?:i|we|the user) know (?:anyone|anybody|someone|somebody|people)"
        r"|\b(?:anyone|anybody|someone|people) (?:i|we|the user) know\b|\bwho is \w+ (?:married|engaged|related|dating)"
-       r"\b|\bwhich (?:friend|colleague|coworker|cousin|relative|neighbou?r)s? of (?:mine|ours)\b|\bwho (?:are|were) the people (?:i|we)\b|\bwho in (?:my|our) \w+\b"
+       r"\b|\bwhich (?:friend|colleague|coworker|cousin|relative|neighbou?r)s? of (?:mine|ours)\b"
+       r"|\bwho (?:are|were) the people (?:i|we)\b|\bwho in (?:my|our) \w+\b"
        r"|\bwhich of (?:my|our|the user'?s) (?:friends|colleagues|coworkers|co_workers|contacts|family|relatives|"
        r"neighbou?rs|exes|cousins)\b"),
     _m("relationship", "asks who fills a role for the user",
@@ -218,10 +222,12 @@ MARKERS: tuple[Marker, ...] = (
        r"yesterday|today|the week|the month|the weekend)\b"),
     # -- entity: a summary of one named thing ------------------------------------------------------------
     _m("entity", "asks for a summary of someone or something named",
-       r"\b(?:tell me|fill me in|remind me|talk to me)(?: everything| anything| a bit| more| something| all)? (?:about|abt|on) "
+       r"\b(?:tell me|fill me in|remind me|talk to me)(?: everything| anything| a bit| more| something| all)? "
+       r"(?:about|abt|on) "
        r"(?P<obj>[^,.?!;]+?)" + _END),
     _m("entity", "asks who someone is",
-       r"\bwho(?: exactly)?(?: is|'s|s| was)(?: exactly| again| this)? (?P<obj>[^,.?!;]+?)(?: guy| person| girl| woman| man)?" + _END
+       r"\bwho(?: exactly)?(?: is|'s|s| was)(?: exactly| again| this)? (?P<obj>[^,.?!;]+?)"
+       r"(?: guy| person| girl| woman| man)?" + _END
        + r"|\bremind me who (?P<obj2>[^,.?!;]+?) (?:is|was)\b"),
     _m("entity", "asks what something named is",
        r"^(?:so |ok |and )?what(?:'s| is) (?![^,.?!;]*'s\b)(?P<obj>[^,.?!;]*?)" + _END, proper=True),

@@ -136,8 +136,8 @@ async def historical(reads: Reads, route: Route, question: str, limit: int) -> A
         hits = await reads.search(question, limit=limit, statuses=(ACTIVE, SUPERSEDED))
         memories = {h.memory.id: h.memory for h in hits}
         states = _states([{"memory": h.memory, "superseded_by": h.superseded_by} for h in hits
-                          if h.memory.historical or h.memory.status == SUPERSEDED or h.memory.claim is not None
-                          and h.memory.claim.predicate in PREDICATES.get(slot or "", ())], reads.now)
+                          if h.memory.historical or h.memory.status == SUPERSEDED or (h.memory.claim is not None
+                          and h.memory.claim.predicate in PREDICATES.get(slot or "", ()))], reads.now)
     picked = states
     if window is not None and window.resolved:
         picked = [s for s in states if (window.end is None or (s.valid_from or reads.now) < window.end)

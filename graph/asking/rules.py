@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from graph.asking.markers import MARKERS, PEOPLE, Marker
 from graph.asking.question import Question, prepare
@@ -130,7 +131,7 @@ def _past_slot(q: Question, has_window: bool, heads: set[str]) -> bool:
 
 def _clauses(q: Question) -> list[tuple[int, int]]:
     cuts = [0, *(m.end() for m in _CLAUSE.finditer(q.masked)), len(q.masked)]
-    return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if q.masked[a:b].strip(" ,.?!;")]
+    return [(a, b) for a, b in pairwise(cuts) if q.masked[a:b].strip(" ,.?!;")]
 
 
 def route(question: str) -> Route:
@@ -139,7 +140,6 @@ def route(question: str) -> Route:
     excluded = exclusions(q)
     excluded_spans = [span for _, span in excluded]
     found_window = window(q, excluded_spans)
-    window_spans = [found_window[1]] if found_window else []
     hits = _hits(q, excluded_spans, found_window[1] if found_window else None)
 
     # A goal or decision inside what a feeling is about (a goal inside what a decision is about) is that
@@ -202,20 +202,21 @@ _ANY_PREPOSITIONAL = re.compile(r"\b(?:about|on|with|for|towards?|regarding)\s+(
 _TOPIC_END = re.compile(
     r"[,.?!;]|\b(?:and (?:what|how|who|where|is|are|do|did|i|we)|lately|these days|anymore|any more|no longer|"
     r"anyway|again|yet|right now|or less|or more|or not|than|judging|because|since|can you|could you|is|are|was|"
-    r"were|has|have|had|does|did|do|gotten|getting (?:better|worse)|been|am|will|would|should|can|could|who|that i|i think)\b")
+    r"were|has|have|had|does|did|do|gotten|getting (?:better|worse)|been|am|will|would|should|can|could|who|"
+    r"that i|i think)\b")
 _FRAMES = tuple(re.compile(p) for p in (
     r"^(?:hey|hi|ok|okay|so|um|please|pls|quick question)\b[,:]?\s+",
     r"^(?:could|can|would) you (?:please )?",
     r"^(?:do|did) you (?:happen to )?(?:know|remember|recall|have)\s+",
-    r"^(?:please )?(?:tell me|remind me|show me|find(?: me)?|search(?: for)?:?|pull up|look up|give me|i want|"
-    r"i need)(?: about| of| what)?\s+",
+    (r"^(?:please )?(?:tell me|remind me|show me|find(?: me)?|search(?: for)?:?|pull up|look up|give me|i want|"
+     r"i need)(?: about| of| what)?\s+"),
     r"^is there\s+",
     r"^(?:what|how) (?:did|do|does) (?:you|the \w+|\w+) (?:say|know|spell|think|mention|tell you)(?: about)?\s+",
     r"^did i (?:tell you about|mention|save|write down)\s+",
     r"^was it .+? (?:who|that) \w+ (?:me |us )?",
     r"^(?:do|does|did|am|have|has|is|was) (?=i\b|we\b|the user\b)",
-    r"^(?:what|which|where|how much|how many|whats|what's|wheres|where's|how)\b(?: (?:is|are|was|were|'s|s|do|"
-    r"does|did|am))?\s+",
+    (r"^(?:what|which|where|how much|how many|whats|what's|wheres|where's|how)\b(?: (?:is|are|was|were|'s|s|do|"
+     r"does|did|am))?\s+"),
     r"^(?:the )?(?:name|title) of\s+",
     r"^(?:everything|anything|all|stuff|things|memories|notes) (?:about|on)\s+",
 ))

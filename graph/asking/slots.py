@@ -32,8 +32,8 @@ _WINDOWS = tuple(re.compile(p) for p in (
     r"\b(?:" + _COUNT + r") " + _UNIT + r" ago\b",
     r"\b(?:for |in |during |over )?(?:last|this|past) " + _PERIOD + r"\b",
     r"\b(?:over|in|during|for) the (?:" + _PERIOD + r")\b",
-    r"\b(?:yesterday|the day before yesterday|today|this morning|this afternoon|this evening|last night|lately|"
-    r"recently|these days|nowadays|of late|over the years|all these years|in recent (?:weeks|months|days))\b",
+    (r"\b(?:yesterday|the day before yesterday|today|this morning|this afternoon|this evening|last night|lately|"
+     r"recently|these days|nowadays|of late|over the years|all these years|in recent (?:weeks|months|days))\b"),
     r"\b(?:back )?in (?:(?:early|late|mid) )?(?:" + _MONTH + r")(?: \d{4})?\b",
     r"\b(?:back )?in (?:the )?(?:(?:early|late|mid) )?(?:\d{4}s?|'\d\d|the (?:\d0s|nineties|eighties))\b",
     r"\b(?:back )?in (?:college|school|high school|university|uni|grad school)\b",
@@ -84,9 +84,9 @@ _EXCLUDERS = tuple(re.compile(p) for p in (
     r"\bbesides (?!that\b|this\b|,)",
     r"\bleav(?:e|ing) out (?:anything (?:to do with|about|involving) |everything (?:to do with|about) )?",
     r"\bwithout (?:any )?",
-    r"\b(?:that|which|who) (?:don't|doesn't|didn't|do not|does not|did not|won't|aren't|isn't|wasn't|weren't|"
-    r"are not|is not|was not|were not|dont|doesnt|didnt|wasnt|werent|isnt|arent) (?:use |have |include |involve |"
-    r"contain |mention |involving |about |related to |to do with |count as )?",
+    (r"\b(?:that|which|who) (?:don't|doesn't|didn't|do not|does not|did not|won't|aren't|isn't|wasn't|weren't|"
+     r"are not|is not|was not|were not|dont|doesnt|didnt|wasnt|werent|isnt|arent) (?:use |have |include |involve |"
+     r"contain |mention |involving |about |related to |to do with |count as )?"),
     r"\b(?:but|and) no ",
     r"[,;] no (?!idea\b|clue\b|worries\b|rush\b|problem\b|thanks\b|way\b|need\b|matter\b|one\b|longer\b)",
     r"\banything but ",

@@ -18,6 +18,7 @@ THRESHOLD = 0.15
 
 def trend_of(about: str, readings: list[Reading], since: datetime | None = None) -> Feeling:
     readings = sorted(readings, key=lambda r: (r.at, r.memory_id))
+    split: datetime | None
     if since is not None:
         earlier = [r for r in readings if r.at < since]
         recent = [r for r in readings if r.at >= since]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
-from dateparser.date import DateDataParser
+from dateparser.date import DateDataParser  # type: ignore[import-untyped]
 from dateutil.easter import easter
 from dateutil.relativedelta import TH, relativedelta
 
@@ -34,6 +34,11 @@ class Window:
     end: datetime | None  # exclusive; None: open (until now and on)
     anchor: str | None = None  # an event to find first ("the move"): start/end are then unset
     relation: str | None = None  # before | after | since | during: what the window is to the anchor
+
+
+def _delta(unit: str, count: int) -> relativedelta:
+    return relativedelta(days=count if unit == "days" else 0, weeks=count if unit == "weeks" else 0,
+                         months=count if unit == "months" else 0, years=count if unit == "years" else 0)
 
 
 def _floor(day: datetime) -> datetime:
@@ -152,7 +157,7 @@ def resolve(phrase: str | None, now: datetime) -> Window | None:
     # "this time last year": a month either side of the same day a year ago.
     same_time = re.fullmatch(r"(?:around |about |at )?(?:this|the same) time last (year|month|week)", text)
     if same_time:
-        centre = now - relativedelta(**{_UNITS[same_time.group(1)]: 1})
+        centre = now - _delta(_UNITS[same_time.group(1)], 1)
         spread = {"year": timedelta(days=30), "month": timedelta(days=7), "week": timedelta(days=2)}
         return Window(phrase, centre - spread[same_time.group(1)], centre + spread[same_time.group(1)])
     # "over the past two weeks", "in the last couple of months", "the past few days": back from now.
@@ -162,7 +167,7 @@ def resolve(phrase: str | None, now: datetime) -> Window | None:
     if span and (span.group(1) or text.startswith(("the ", "over ", "in the", "during the", "within"))):
         count = int(span.group(1)) if (span.group(1) or "").isdigit() else _NUMBERS.get(span.group(1) or "a", 1)
         unit = span.group(2)
-        delta = relativedelta(years=10 * count) if unit == "decade" else relativedelta(**{_UNITS[unit]: count})
+        delta = _delta("years", 10 * count) if unit == "decade" else _delta(_UNITS[unit], count)
         return Window(phrase, now - delta, None)
     # "while I was on holiday", "at Will's birthday party", "before the move": an event to look up.
     event = re.fullmatch(r"(?:while|when) (?:i|we) (?:was|were) (.+)|at (.+)", text)

@@ -50,7 +50,8 @@ def pack(items: list[ContextItem], max_tokens: int, estimate: TokenEstimator = c
     excluded: list[Excluded] = []
     for item in sorted(items, key=lambda i: (i.historical or i.past, -density(i), -i.value, i.id)):
         cost = estimate(item.text)
-        within_quota = item.memory_type not in quotas or used.get(item.memory_type, 0) + cost <= quotas[item.memory_type]
+        quota = quotas.get(item.memory_type)
+        within_quota = quota is None or used.get(item.memory_type, 0) + cost <= quota
         if within_quota and estimate(format_context([*chosen, item])) <= max_tokens:
             chosen.append(item)
             used[item.memory_type] = used.get(item.memory_type, 0) + cost
@@ -66,7 +67,7 @@ def top(items: list[ContextItem], max_memories: int, estimate: TokenEstimator = 
     type within its quota when one is set."""
     quotas = quotas or {}
     used: dict[str, int] = {}
-    chosen = []
+    chosen: list[ContextItem] = []
     for item in sorted(items, key=lambda i: (i.historical or i.past, -i.value, i.id)):
         cost = estimate(item.text)
         if len(chosen) < max_memories and (item.memory_type not in quotas

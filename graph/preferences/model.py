@@ -74,7 +74,8 @@ def check_preferences(prefs: Preferences) -> Preferences:
         clean.append(" ".join(topic.split()))
     check_choice(prefs.sensitivity_ceiling, "sensitivity_ceiling", SENSITIVITIES)
     budget = prefs.context_max_tokens
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int) or not 1 <= budget <= MAX_BUDGET):
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, int)
+                               or not 1 <= budget <= MAX_BUDGET):
         raise InvalidInput("context_max_tokens", f"must be a whole number from 1 to {MAX_BUDGET}, or null")
     quotas = _per_type(prefs.type_quotas, "type_quotas", MAX_BUDGET)
     retention = _per_type(prefs.retention_days, "retention_days", MAX_RETENTION_DAYS)

@@ -32,6 +32,7 @@ from graph.retrieval.scoring import Evidence, Rankable, Scored, score
 from graph.retrieval.service import RetrievalService
 from graph.retrieval.visibility import Visibility
 
-__all__ = ["MAX_AGENTS", "MAX_EXCLUDED", "MAX_EXCLUDED_CHARS", "MAX_FILTER_TAGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_SEARCHES", "MAX_SESSION_CHARS",
+__all__ = ["MAX_AGENTS", "MAX_EXCLUDED", "MAX_EXCLUDED_CHARS",
+           "MAX_FILTER_TAGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_SEARCHES", "MAX_SESSION_CHARS",
            "Evidence", "Hydrated", "Rankable", "RetrievalService", "Scored", "SearchHit", "SearchMeta", "SearchQuery",
            "SearchResult", "Signals", "Visibility", "Weights", "check_query", "score"]

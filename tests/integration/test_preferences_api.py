@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from graph.preferences import PreferenceService, Preferences
 from graph.core.errors import InvalidInput
+from graph.preferences import Preferences, PreferenceService
 from tests.helpers import assert_problem, list_all, search, store
 
 
