@@ -14,6 +14,7 @@ import re
 from graph.asking.answers import cite, day, one_line, when
 from graph.asking.model import Answer, Cited, FollowedUp
 from graph.asking.past import describe, resolve_window
+from graph.asking.feelings import MIN_RELEVANCE
 from graph.asking.reads import Reads
 from graph.asking.route import Route
 from graph.core.vocab import ACTIVE, ARCHIVED, SUPERSEDED
@@ -30,8 +31,10 @@ async def _typed(reads: Reads, memory_type: str, route: Route, limit: int, statu
     shown = reads.shown(memory_types=(memory_type,), statuses=statuses)
     if topic:
         hits = await reads.search(topic, limit=limit, memory_types=(memory_type,), statuses=statuses)
-        found = [h.memory for h in hits]
-        explain.append(f"{memory_type} memories a search for {topic!r} finds")
+        # About the topic: the best match, and any other at a relevance of MIN_RELEVANCE or more.
+        found = [h.memory for i, h in enumerate(hits) if i == 0 or h.score >= MIN_RELEVANCE]
+        explain.append(f"{memory_type} memories a search for {topic!r} finds (relevance >= {MIN_RELEVANCE}: "
+                       f"{len(found)} of {len(hits)})")
     else:
         start, end = (window.start, window.end) if window and window.resolved else (None, None)
         found = [f.memory for f in await reads.recent(start=start, end=end, limit=limit, visibility=shown)]
