@@ -1,7 +1,7 @@
 """Decisions and goals: typed memories with what followed them.
 
-- decision: decision memories (about the topic when the question names one: a search among
-  decisions; else the newest, in the window when there is one), each with its outcomes: the
+- decision: decision memories (the newest 200, in the window when there is one; about the topic
+  when the question names one: the closest to it by cosine, and those near the closest), each with its outcomes: the
   memories linked to it by OUTCOME_OF (POST /v1/memories/{outcome}/links {type: OUTCOME_OF, to:
   decision}), oldest first.
 - goal: open goals (active, not stored as how things were) and, when the question asks about the
@@ -14,11 +14,13 @@ import re
 from graph.asking.answers import cite, day, one_line, when
 from graph.asking.model import Answer, Cited, FollowedUp
 from graph.asking.past import describe, resolve_window
-from graph.asking.feelings import MIN_RELEVANCE
 from graph.asking.reads import Reads
 from graph.asking.route import Route
 from graph.core.vocab import ACTIVE, ARCHIVED, SUPERSEDED
 from graph.memories.model import Memory
+
+MAX_TYPED = 200  # decisions or goals read for one question
+MIN_COSINE, COSINE_SPREAD = 0.3, 0.15  # about the topic: at least this close, and near the closest
 
 _CLOSED = re.compile(r"\b(?:dropped|abandoned|gave up|given up|finished|completed|done|achieved|old|former|past|"
                      r"previous|used to)\b")
@@ -29,17 +31,21 @@ async def _typed(reads: Reads, memory_type: str, route: Route, limit: int, statu
     topic = route.slots.topic
     window = await resolve_window(reads, route.slots.window, None)
     shown = reads.shown(memory_types=(memory_type,), statuses=statuses)
-    if topic:
-        hits = await reads.search(topic, limit=limit, memory_types=(memory_type,), statuses=statuses)
-        # About the topic: the best match, and any other at a relevance of MIN_RELEVANCE or more.
-        found = [h.memory for i, h in enumerate(hits) if i == 0 or h.score >= MIN_RELEVANCE]
-        explain.append(f"{memory_type} memories a search for {topic!r} finds (relevance >= {MIN_RELEVANCE}: "
-                       f"{len(found)} of {len(hits)})")
+    start, end = (window.start, window.end) if window and window.resolved else (None, None)
+    typed = [f.memory for f in await reads.recent(start=start, end=end, limit=MAX_TYPED, visibility=shown)]
+    if topic and typed:
+        # Among this tenant's memories of the type (a graph read), those about the topic: their cosine to
+        # it (retrieval's hydrate, calibrated), the best one and any within COSINE_SPREAD of it.
+        near = await reads.retrieval.hydrate([m.id for m in typed], await reads.retrieval.embed(topic), shown)
+        scored = sorted(((h.similarity or 0.0, h.memory) for h in near.values()), key=lambda p: -p[0])
+        best = scored[0][0] if scored else 0.0
+        found = [m for cosine, m in scored if cosine >= max(MIN_COSINE, best - COSINE_SPREAD) or m is scored[0][1]]
+        explain.append(f"the {memory_type} memories closest to {topic!r} (cosine {best:.2f} at best; kept within "
+                       f"{COSINE_SPREAD} of it and at least {MIN_COSINE}): {len(found)} of {len(typed)}")
     else:
-        start, end = (window.start, window.end) if window and window.resolved else (None, None)
-        found = [f.memory for f in await reads.recent(start=start, end=end, limit=limit, visibility=shown)]
+        found = typed
         explain.append(f"the newest {memory_type} memories" + (f" in {describe(window)}" if window else ""))
-    return sorted(found, key=lambda m: (when(m), m.id))
+    return sorted(found, key=lambda m: (when(m), m.id))[-limit:]
 
 
 async def decision(reads: Reads, route: Route, limit: int) -> Answer:
