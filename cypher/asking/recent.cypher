@@ -3,8 +3,8 @@
 // only those whose time (event_at, else valid_from, else created_at) falls in [$time_from,
 // $time_to), only those that mention one of $mention_patterns (whole words; $mention_needles[i]
 // is a word the text must contain first), and, with $past set, only the historical or only the
-// current ones. The newest $limit, with their claims.
-// params: time_from, time_to, past, mention_needles, mention_patterns, limit, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain, exclude_needles, exclude_patterns
+// current ones. The newest $limit, with their claims; with $light, their ids and times only.
+// params: light, time_from, time_to, past, mention_needles, mention_patterns, limit, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain, exclude_needles, exclude_patterns
 // returns: many
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
@@ -18,4 +18,5 @@ WITH m, at, CASE
 END AS reason
 WHERE reason IS NULL OR $explain
 WITH m, at ORDER BY at DESC, m.id LIMIT $limit
-RETURN m {.*, embedding: null} AS memory, [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim, at
+RETURN m.id AS id, at, CASE WHEN $light THEN null ELSE m {.*, embedding: null} END AS memory,
+       CASE WHEN $light THEN null ELSE [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] END AS claim

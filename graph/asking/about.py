@@ -41,7 +41,8 @@ async def _user_relationships(reads: Reads) -> list[Relationship]:
 
 
 async def about_me(reads: Reads, route: Route, budget: int, estimate: TokenEstimator) -> Answer:
-    memories = await reads.profile()
+    # A line costs five tokens at least: more memories than that could not fit the budget.
+    memories = await reads.profile(limit=max(20, min(200, budget // 5)))
     relations = [r for r in await _user_relationships(reads) if r.current]
     by_section: dict[str, list] = {title: [] for title, _ in SECTIONS}
     for m in memories:

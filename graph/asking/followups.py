@@ -9,6 +9,7 @@
   (PROGRESS_ON edges) and when that was last."""
 from __future__ import annotations
 
+import asyncio
 import re
 
 from graph.asking.answers import cite, day, one_line, when
@@ -32,18 +33,19 @@ async def _typed(reads: Reads, memory_type: str, route: Route, limit: int, statu
     window = await resolve_window(reads, route.slots.window, None)
     shown = reads.shown(memory_types=(memory_type,), statuses=statuses)
     start, end = (window.start, window.end) if window and window.resolved else (None, None)
-    typed = [f.memory for f in await reads.recent(start=start, end=end, limit=MAX_TYPED, visibility=shown)]
-    if topic and typed:
-        # Among this tenant's memories of the type (a graph read), those about the topic: their cosine to
-        # it (retrieval's hydrate, calibrated), the best one and any within COSINE_SPREAD of it.
-        near = await reads.retrieval.hydrate([m.id for m in typed], await reads.retrieval.embed(topic), shown)
-        scored = sorted(((h.similarity or 0.0, h.memory) for h in near.values()), key=lambda p: -p[0])
+    if topic:
+        # Among this tenant's memories of the type (a graph read, ids only), those about the topic: their
+        # cosine to it (retrieval's hydrate, calibrated), the best one and any within COSINE_SPREAD of it.
+        ids, vector = await asyncio.gather(reads.recent_ids(start=start, end=end, limit=MAX_TYPED, visibility=shown),
+                                           reads.retrieval.embed(topic))
+        near = await reads.retrieval.hydrate(ids, vector, shown) if ids else {}
+        scored = sorted(((h.similarity or 0.0, h.memory) for h in near.values()), key=lambda p: (-p[0], p[1].id))
         best = scored[0][0] if scored else 0.0
-        found = [m for cosine, m in scored if cosine >= max(MIN_COSINE, best - COSINE_SPREAD) or m is scored[0][1]]
+        found = [m for i, (cosine, m) in enumerate(scored) if i == 0 or cosine >= max(MIN_COSINE, best - COSINE_SPREAD)]
         explain.append(f"the {memory_type} memories closest to {topic!r} (cosine {best:.2f} at best; kept within "
-                       f"{COSINE_SPREAD} of it and at least {MIN_COSINE}): {len(found)} of {len(typed)}")
+                       f"{COSINE_SPREAD} of it and at least {MIN_COSINE}): {len(found)} of {len(ids)}")
     else:
-        found = typed
+        found = [f.memory for f in await reads.recent(start=start, end=end, limit=limit, visibility=shown)]
         explain.append(f"the newest {memory_type} memories" + (f" in {describe(window)}" if window else ""))
     return sorted(found, key=lambda m: (when(m), m.id))[-limit:]
 

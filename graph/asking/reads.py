@@ -55,11 +55,21 @@ class Reads:
                      visibility: Visibility | None = None) -> list[Found]:
         """The newest memories the filter shows, optionally in [start, end), mentioning a name, only
         current (past=False) or only historical (past=True) ones; returned oldest first."""
-        rows = await self.runner.read(
-            "asking/recent", time_from=iso(start), time_to=iso(end), past=past, limit=limit,
-            **mention_params(mentions or []), **(visibility or self.visibility).params(explain=False))
+        rows = await self._recent(start, end, past, mentions, limit, visibility, light=False)
         found = [Found(memory_from_map(r["memory"], r["claim"]), from_graph_required(r["at"])) for r in rows]
         return sorted(found, key=lambda f: (f.at, f.memory.id))
+
+    async def recent_ids(self, *, start: datetime | None = None, end: datetime | None = None, limit: int = MAX_SCAN,
+                         visibility: Visibility | None = None) -> list[str]:
+        """The same read, ids only: for a caller that loads the memories another way (hydrate)."""
+        return [r["id"] for r in await self._recent(start, end, None, None, limit, visibility, light=True)]
+
+    async def _recent(self, start: datetime | None, end: datetime | None, past: bool | None,
+                      mentions: list[str] | None, limit: int, visibility: Visibility | None,
+                      light: bool) -> list[dict[str, Any]]:
+        return await self.runner.read(
+            "asking/recent", light=light, time_from=iso(start), time_to=iso(end), past=past, limit=limit,
+            **mention_params(mentions or []), **(visibility or self.visibility).params(explain=False))
 
     async def profile(self, limit: int = MAX_SCAN) -> list[Memory]:
         rows = await self.runner.read("asking/profile", limit=limit, **self.visibility.params(explain=False))
