@@ -37,7 +37,7 @@ async def _user_relationships(reads: Reads) -> list[Relationship]:
     user = await reads.entity_named(USER)
     if user is None:
         return []
-    return list((await reads.entities.get(reads.agent, user.id, reads.now)).relationships)
+    return list((await reads.entities.get(reads.agent, user.id, reads.entity_as_of)).relationships)
 
 
 async def about_me(reads: Reads, route: Route, budget: int, estimate: TokenEstimator) -> Answer:
@@ -111,7 +111,7 @@ async def entity(reads: Reads, route: Route, limit: int) -> Answer:
     about = None
     aliases: list[str] = []
     if found is not None:
-        about = await reads.entities.about(reads.agent, found.id, reads.now)
+        about = await reads.entities.about(reads.agent, found.id, reads.entity_as_of)
         aliases = [found.name, *found.aliases]
     mentions = await _mentions(reads, list(dict.fromkeys([name, *aliases])), limit)
     cited: dict[str, Cited] = {}
@@ -159,7 +159,7 @@ async def relationship(reads: Reads, route: Route, question: str, limit: int) ->
         else:
             explain.append(f"relationship: no chain of current relationships joins {a.name!r} and {b.name!r}")
     if b is not None and not relations:
-        detail = await reads.entities.get(reads.agent, b.id, reads.now)
+        detail = await reads.entities.get(reads.agent, b.id, reads.entity_as_of)
         relations = list(detail.relationships)
         lines += [_relation_line(r) for r in relations[:10]]
         explain.append(f"relationship: the relationships of {b.name!r} ({len(relations)})")

@@ -36,8 +36,14 @@ def mention_params(names: list[str]) -> dict[str, list[str]]:
 
 class Reads:
     def __init__(self, runner: GraphRunner, retrieval: RetrievalService, entities: EntityService,
-                 visibility: Visibility) -> None:
+                 visibility: Visibility, time_travel: bool = False) -> None:
         self.runner, self.retrieval, self.entities, self.visibility = runner, retrieval, entities, visibility
+        # Asked at a past instant: the entity graph answers as it held then (else with its history too).
+        self.time_travel = time_travel
+
+    @property
+    def entity_as_of(self) -> datetime | None:
+        return self.now if self.time_travel else None
 
     @property
     def agent(self) -> str:

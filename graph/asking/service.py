@@ -55,7 +55,7 @@ class AskService:
         excluded = await self._excluded(query.agent, route)
         shown = Visibility(agent=query.agent, statuses=(ACTIVE,), as_of=now,
                            sensitivity_ceiling=probe.sensitivity_ceiling, exclude=excluded)
-        reads = Reads(self.runner, self.retrieval, self.entities, shown)
+        reads = Reads(self.runner, self.retrieval, self.entities, shown, time_travel=query.as_of is not None)
         handler = route.also[0] if route.intent == "negation" and route.also else route.intent
         if route.intent == "negation" and not route.also:
             handler = "search"

@@ -208,6 +208,10 @@ def test_asking_honours_the_ceiling_history_and_time_travel(client, agent):
     # As of 2020, Leeds was home: the historical handler marks it current then.
     then = ask(client, agent, "where did I use to live?", as_of="2020-06-01T00:00:00Z")
     assert [(s["value"], s["current"]) for s in then["timeline"]] == [("Leeds", True)]
+    # The entity graph keeps history: Leeds is still known, its lives_in closed when Porto began.
+    leeds = ask(client, agent, "what do you remember about Leeds")
+    lived = {(r["type"], r["current"], (r["valid_until"] or "")[:10]) for r in leeds["relationships"]}
+    assert ("lives_in", False, "2022-03-01") in lived
     forced = ask(client, agent, "Marcus", intent="entity")
     assert forced["intent"] == "entity" and forced["entity"]["entity"]["name"] == "Marcus"
 
