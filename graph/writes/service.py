@@ -29,6 +29,7 @@ from graph.beliefs.trust import compute_trust
 from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import (
     ACTIVE,
@@ -44,6 +45,7 @@ from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
+from graph.preferences import PreferenceService, never_store_reason, retention_expiry
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
 
@@ -61,8 +63,10 @@ class _Claimed:
 
 class WriteService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
-                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+                 on_vectors_written: Callable[[], None] = lambda: None,
+                 preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder = runner, encoder
+        self.preferences = preferences  # what each agent never stores, and how long it keeps each type
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
         self.slots = SlotQueue()  # claims on one belief slot take turns in this process
         # Told after every commit that adds vectors, so retrieval can fold them into its index.
@@ -103,6 +107,7 @@ class WriteService:
         # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
         # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
         items, redacted = screen_many(list(items), field_prefix)
+        items = await self._honour_preferences(items, field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
         now = iso(utcnow())
@@ -156,6 +161,32 @@ class Prepared:
         """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
         if not self.embedding.done():
             self.embedding.cancel()
+
+
+    async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
+        """The agents' memory preferences: a memory of a type or about a topic never to be stored
+        refuses the write (naming the item, like any bad item); a type with a retention expires
+        after it unless the memory says when it expires."""
+        if self.preferences is None:
+            return items
+        now, out = utcnow(), []
+        for i, item in enumerate(items):
+            try:
+                check_agent(item.agent)
+            except (InvalidInput, AttributeError):
+                out.append(item)  # the domain's own rules name what is wrong with it (check_new)
+                continue
+            prefs = await self.preferences.get(item.agent)
+            prefix = f"{field_prefix}[{i}]." if field_prefix else ""
+            refused = never_store_reason(prefs, item.memory_type, item.text if isinstance(item.text, str) else "",
+                                         tuple(t for t in item.tags if isinstance(t, str))
+                                         if isinstance(item.tags, (list, tuple)) else (),
+                                         item.category if isinstance(item.category, str) else None)
+            if refused is not None:
+                raise InvalidInput(prefix + refused[0], refused[1])
+            expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
+            out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
+        return out
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
