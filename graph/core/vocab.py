@@ -82,3 +82,21 @@ AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quaranti
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
  OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
  OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS
+
+# Durable jobs (graph/jobs, docs/maintenance.md). A job waits `queued` (until its run_at, and until
+# the jobs it depends on succeeded), runs under a worker's lease, and ends `succeeded`, `cancelled`
+# or `dead` (out of attempts: it keeps its last error until an operator retries it).
+JOB_STATUSES = ("queued", "running", "succeeded", "cancelled", "dead")
+JOB_QUEUED, JOB_RUNNING, JOB_SUCCEEDED, JOB_CANCELLED, JOB_DEAD = JOB_STATUSES
+JOB_FINISHED = (JOB_SUCCEEDED, JOB_CANCELLED, JOB_DEAD)
+# The built-in kinds (graph/maintenance): `expire` archives a tenant's expired memories, `decay` those
+# whose importance decayed below the floor. Scheduled on the system tenant, each fans out to one job per
+# tenant. `consolidate` is reserved for consolidation.
+JOB_KINDS = ("expire", "decay", "consolidate")
+KIND_EXPIRE, KIND_DECAY, KIND_CONSOLIDATE = JOB_KINDS
+
+# Audit ops of maintenance: a memory archived because it expired or decayed, and an operator's restore
+# of an archived memory. The same one vocabulary as the ops above.
+MAINTENANCE_OPS = ("expire", "decay", "restore")
+OP_EXPIRE, OP_DECAY, OP_RESTORE = MAINTENANCE_OPS
+AUDIT_OPS = (*AUDIT_OPS, *MAINTENANCE_OPS)
