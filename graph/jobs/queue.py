@@ -214,7 +214,7 @@ class JobQueue:
     @staticmethod
     async def schedule_due(tx: Tx, name: str, period: datetime) -> bool:
         """True for exactly one caller per schedule and period (the caller then enqueues its job in `tx`)."""
-        return bool(await tx.scalar("jobs/queue/schedule_period", name=name, period=iso(period)))
+        return bool(await tx.scalar("jobs/queue/schedule_period", schedule=name, period=iso(period)))
 
     async def _optional(self, name: str, **params: Any) -> dict[str, Any] | None:
         rows = await self.runner.read(name, **params)

@@ -9,7 +9,6 @@ down across several periods runs the latest one when it is back, not each missed
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +17,7 @@ from typing import Any
 from croniter import croniter
 
 from graph.core.errors import CredenceError
+from graph.core.tasks import cancel_and_wait
 from graph.core.timeutil import iso, utcnow
 from graph.jobs import SYSTEM_AGENT, Job, JobQueue, NewJob
 from graph.store.gateway import GraphRunner, Tx
@@ -54,11 +54,8 @@ class Scheduler:
             self._task = asyncio.create_task(self._run(), name="job-scheduler")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def tick(self, now: datetime | None = None) -> list[Job]:
         """Enqueues each schedule's latest period's job where no process has yet; answers those it did."""
@@ -88,4 +85,6 @@ class Scheduler:
                 await self.tick()
             except CredenceError as exc:
                 log.warning("the scheduler could not reach the queue: %s", exc)
+            except Exception:  # a bug must not stop every later period
+                log.exception("the scheduler's tick failed")
             await asyncio.sleep(self.interval)

@@ -90,6 +90,8 @@ class Worker:
                     task.add_done_callback(self._finished)
             except CredenceError as exc:  # the database is away: the jobs wait in it
                 log.warning("job worker %s could not reach the queue: %s", self.name, exc)
+            except Exception:  # a bug must not stop the worker for good
+                log.exception("job worker %s: polling failed", self.name)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.policy.poll_interval)

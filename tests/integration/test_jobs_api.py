@@ -323,3 +323,30 @@ def test_the_domain_checks_its_own_input(services, run, agent):
         run(queue.get, agent, "not-a-uuid")
     assert JobCancelled.__mro__[1].__name__ == "CredenceError"
     assert Checkpoint(1).state == {}
+
+
+def test_concurrent_schedulers_enqueue_each_period_once(client, services, run):
+    """Several schedulers (as in several processes) ticking at once: one job per period, whichever wins."""
+    from graph.maintenance.scheduler import Scheduler, Schedule
+
+    ticked = kind("ticked")
+    services.maintenance.register(ticked, lambda ctx, params: None, lambda params: None)
+    name = f"test-{uuid.uuid4().hex[:8]}"
+    schedulers = [Scheduler(services.runner, services.maintenance.queue, [Schedule(name, "0 * * * *", ticked)], 1.0)
+                  for _ in range(4)]
+    at = datetime(2026, 5, 1, 10, 30, tzinfo=UTC)
+
+    async def tick_all(now: datetime) -> list:
+        return [job for jobs in await asyncio.gather(*(s.tick(now) for s in schedulers)) for job in jobs]
+
+    first = run(tick_all, at)
+    assert [(j.agent, j.params, j.actor) for j in first] == [("_system", {"period": "2026-05-01T10:00:00Z"},
+                                                              "scheduler")]
+    assert run(tick_all, at + timedelta(minutes=20)) == []  # the same period
+    later = run(tick_all, at + timedelta(hours=3))  # three periods later: only the latest runs
+    assert [j.params["period"] for j in later] == ["2026-05-01T13:00:00Z"]
+    listed = client.get("/v1/admin/jobs", params={"kind": ticked},
+                        headers={"Authorization": "Bearer test-admin-key"}).json()["items"]
+    assert sorted(j["params"]["period"] for j in listed) == ["2026-05-01T10:00:00Z", "2026-05-01T13:00:00Z"]
+    for job_ in listed:
+        client.post(f"/v1/admin/jobs/{job_['id']}/cancel", headers={"Authorization": "Bearer test-admin-key"})

@@ -1,11 +1,11 @@
-// Whether this process enqueues the job of schedule $name's period $period: true for exactly one
+// Whether this process enqueues the job of schedule $schedule's period $period: true for exactly one
 // caller per period, whatever the number of service processes. The Schedule node is unique by name
 // (schedule_name_unique) and write-locked before its last period is read, so of two concurrent
 // callers the second waits (Neo4j) or is retried (ArcadeDB) and then sees the period taken. The
 // caller enqueues the job in the same transaction.
-// params: name, period
+// params: schedule, period
 // returns: scalar
-MERGE (s:Schedule {name: $name})
+MERGE (s:Schedule {name: $schedule})
 SET s.locking = true
 REMOVE s.locking
 WITH s, s.last_period AS last
