@@ -3,7 +3,7 @@ scheduler's system jobs, behind the administrator key; and the restore of an arc
 (docs/maintenance.md)."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Response, status
@@ -23,7 +23,8 @@ KindFilter = Annotated[list[Annotated[str, Query(pattern=KIND_PATTERN)]] | None,
 Limit = Annotated[int, Query(ge=1, le=MAX_JOB_PAGE)]
 Cursor = Annotated[str | None, Query(max_length=512, pattern=CURSOR_PATTERN, description=
                                      "next_cursor of the previous page, unchanged.")]
-CREATED = {200: {"model": JobOut, "description": "The key named a job already: that job, unchanged."}}
+CREATED: dict[int | str, dict[str, Any]] = {
+    200: {"model": JobOut, "description": "The key named a job already: that job, unchanged."}}
 
 
 def _page(page: JobPage) -> JobPageOut:

@@ -6,6 +6,7 @@ importance and the policy) and the job's checkpoint (the page's keyset) in one t
 used or changed between the read and the write keeps its status (decay_archive compares versions)."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +16,7 @@ from graph.core.timeutil import from_graph, from_graph_required, iso, utcnow
 from graph.core.vocab import ARCHIVED, OP_DECAY
 from graph.jobs import SYSTEM_AGENT
 from graph.maintenance.context import Checkpoint, JobContext
-from graph.maintenance.decay_rules import DecayPolicy, last_active, weigh
+from graph.maintenance.decay_rules import DecayPolicy, Weighed, last_active, weigh
 from graph.maintenance.expiry import check_params
 from graph.maintenance.fanout import fan_out
 from graph.store.gateway import Tx
@@ -51,7 +52,7 @@ class Decay:
                 await ctx.progress(state["weighed"], max(state["total"], state["weighed"]), state)
                 return {"weighed": state["weighed"], "archived": state["archived"]}
             now = utcnow()
-            chosen = {}
+            chosen: dict[str, tuple[dict[str, Any], Weighed]] = {}
             for row in page:
                 weighed = weigh(self.policy, row["importance"], last_active(
                     from_graph_required(row["created_at"]), from_graph(row["updated_at"]),
@@ -61,21 +62,23 @@ class Decay:
             last = page[-1]
             after = {"after_created": iso(from_graph_required(last["created_at"])), "after_id": last["id"]}
 
-            async def step(tx: Tx, chosen: dict = chosen, page_size: int = len(page), after: dict = after) -> Checkpoint:
-                rows = await tx.many("maintenance/decay_archive", agent=ctx.agent, now=iso(utcnow()), rows=[
-                    {"id": i, "version": r["version"], "access_count": r["access_count"]}
-                    for i, (r, _) in chosen.items()])
-                await audit.record_all(tx, ctx.agent, [self._entry(ctx, r, *chosen[r["id"]]) for r in rows])
-                moved = {**state, **after, "weighed": state["weighed"] + page_size,
-                         "archived": state["archived"] + len(rows)}
-                return Checkpoint(moved["weighed"], max(moved["total"], moved["weighed"]), moved)
+            state = dict((await ctx.write(self._step(ctx, chosen, {**state, **after}, len(page)))).state)
 
-            state = dict((await ctx.write(step)).state)
+    def _step(self, ctx: JobContext, chosen: dict[str, tuple[dict[str, Any], Weighed]], moved: dict[str, Any],
+              page_size: int) -> Callable[[Tx], Awaitable[Checkpoint]]:
+        """One page's transaction: archive what the formula chose, audit it, and checkpoint past the page."""
+        async def step(tx: Tx) -> Checkpoint:
+            rows = await tx.many("maintenance/decay_archive", agent=ctx.agent, now=iso(utcnow()), rows=[
+                {"id": i, "version": r["version"], "access_count": r["access_count"]} for i, (r, _) in chosen.items()])
+            await audit.record_all(tx, ctx.agent, [self._entry(ctx, r, *chosen[r["id"]]) for r in rows])
+            state = {**moved, "weighed": moved["weighed"] + page_size, "archived": moved["archived"] + len(rows)}
+            return Checkpoint(state["weighed"], max(state["total"], state["weighed"]), state)
+        return step
 
-    def _entry(self, ctx: JobContext, archived: dict[str, Any], row: dict[str, Any], weighed: Any) -> Entry:
+    def _entry(self, ctx: JobContext, archived: dict[str, Any], row: dict[str, Any], weighed: Weighed) -> Entry:
         return Entry(OP_DECAY, ctx.actor, [archived["id"]],
                      before={"status": archived["previous"], "importance": row["importance"]},
                      after={"status": ARCHIVED, "reason": "decayed", "decayed_importance": round(weighed.decayed, 6),
-                            "idle_days": round(weighed.idle_days, 3), "half_life_days": round(weighed.half_life_days, 3),
-                            "floor": self.policy.floor},
+                            "idle_days": round(weighed.idle_days, 3),
+                            "half_life_days": round(weighed.half_life_days, 3), "floor": self.policy.floor},
                      job_id=ctx.job_id)

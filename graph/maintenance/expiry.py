@@ -46,7 +46,8 @@ class Expiry:
                 rows = await tx.many("maintenance/expire_batch", agent=ctx.agent, now=iso(now), limit=self.batch)
                 await audit.record_all(tx, ctx.agent, [
                     Entry(OP_EXPIRE, ctx.actor, [r["id"]], before={"status": r["previous"]},
-                          after={"status": ARCHIVED, "reason": "expired", "expires_at": iso(from_graph(r["expires_at"]))},
+                          after={"status": ARCHIVED, "reason": "expired",
+                                 "expires_at": iso(from_graph(r["expires_at"]))},
                           job_id=ctx.job_id) for r in rows])
                 done = archived + len(rows)
                 return Checkpoint(done, max(total, done), {"archived": done, "last_batch": len(rows)})

@@ -46,7 +46,8 @@ class RestoreService:
                 assert current is not None
             memory = current["memory"]
             if memory["status"] != ARCHIVED:
-                raise StateConflict(f"memory {memory_id} is {memory['status']}; only an archived memory can be restored")
+                raise StateConflict(f"memory {memory_id} is {memory['status']}; "
+                                    "only an archived memory can be restored")
             target = memory.get("archived_from") or (
                 QUARANTINED if memory.get("quarantine_resolution") == "rejected" else ACTIVE)
             details, rivals = None, []

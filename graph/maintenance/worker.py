@@ -105,7 +105,12 @@ class Worker:
         ctx = JobContext(claimed, self.queue, self.runner, self.name, self.policy.lease_seconds)
         started, outcome = time.perf_counter(), "error"
         JOBS_RUNNING.labels(job.kind).inc()
-        run = asyncio.create_task(self.handlers[job.kind](ctx, job.params), name=f"handler {job.kind} {job.id}")
+        handler = self.handlers[job.kind]
+
+        async def call() -> dict:
+            return await handler(ctx, job.params)
+
+        run = asyncio.create_task(call(), name=f"handler {job.kind} {job.id}")
         lost = asyncio.Event()
         beat = asyncio.create_task(self._renew(ctx, run, lost), name=f"lease {job.id}")
         try:

@@ -71,8 +71,8 @@ def test_priority_progress_result_listing_and_tenant_isolation(client, services,
     high = enqueue(client, agent, order_kind, params={"n": 1}, priority=1)
     lowest = enqueue(client, agent, order_kind, params={"n": 2}, priority=10)
     waiting = enqueue(client, agent, order_kind, params={"n": 3}, priority=1, run_at=later)
-    assert (high["status"], high["attempts"], high["progress"], high["actor"]) == ("queued", 0, {"done": 0, "total": None},
-                                                                                    "api")
+    assert (high["status"], high["attempts"], high["actor"]) == ("queued", 0, "api")
+    assert high["progress"] == {"done": 0, "total": None}
     assert run(worker.drain) == 3
     assert ran == [1, 0, 2]  # priority 1 first, then 5, then 10; the one due in an hour waits
     done = job(client, agent, high["id"])
@@ -82,9 +82,9 @@ def test_priority_progress_result_listing_and_tenant_isolation(client, services,
     assert job(client, agent, waiting["id"])["status"] == "queued"
 
     # Listed newest first, by status and kind, a page at a time.
-    first = client.get("/v1/jobs", params={"agent": agent, "status": "succeeded", "kind": order_kind, "limit": 2}).json()
-    second = client.get("/v1/jobs", params={"agent": agent, "status": "succeeded", "kind": order_kind, "limit": 2,
-                                            "cursor": first["next_cursor"]}).json()
+    query = {"agent": agent, "status": "succeeded", "kind": order_kind, "limit": 2}
+    first = client.get("/v1/jobs", params=query).json()
+    second = client.get("/v1/jobs", params={**query, "cursor": first["next_cursor"]}).json()
     assert [j["id"] for j in first["items"] + second["items"]] == [lowest["id"], high["id"], low["id"]]
     assert second["next_cursor"] is None
     queued = client.get("/v1/jobs", params={"agent": agent, "status": ["queued", "running"]}).json()
@@ -105,7 +105,8 @@ def test_priority_progress_result_listing_and_tenant_isolation(client, services,
 
 def test_bad_requests_are_problems_naming_the_field(client, agent):
     cases = [({"kind": "no_such_kind"}, "kind"), ({"kind": "expire", "priority": 0}, "priority"),
-             ({"kind": "expire", "params": {"x": 1}}, "params.x"), ({"kind": "expire", "max_attempts": 0}, "max_attempts"),
+             ({"kind": "expire", "params": {"x": 1}}, "params.x"),
+             ({"kind": "expire", "max_attempts": 0}, "max_attempts"),
              ({"kind": "expire", "depends_on": [str(uuid.uuid4())]}, "depends_on[0]"),
              ({"kind": "expire", "depends_on": ["nope"]}, "depends_on")]
     for body, field in cases:
@@ -152,7 +153,8 @@ def test_backoff_to_the_dead_letter_then_retry(client, services, run, agent):
     assert (retried["status"], retried["attempts"], retried["finished_at"]) == ("queued", 0, None)
     assert run(worker.drain) == 1
     done = job(client, agent, doomed["id"])
-    assert (done["status"], done["attempts"], done["result"], done["last_error"]) == ("succeeded", 1, {"ok": True}, None)
+    assert (done["status"], done["attempts"], done["result"]) == ("succeeded", 1, {"ok": True})
+    assert done["last_error"] is None
     again = client.post(f"/v1/jobs/{doomed['id']}/retry", params={"agent": agent})
     assert again.status_code == 409 and again.headers["content-type"] == "application/problem+json"
     assert client.post(f"/v1/jobs/{doomed['id']}/cancel", params={"agent": agent}).status_code == 409
@@ -264,7 +266,7 @@ def test_concurrent_workers_run_each_job_once(client, services, run, agent):
         return await asyncio.gather(*(w.drain() for w in workers))
 
     ran = run(all_drain)
-    assert sum(ran) == 24 and runs == Counter({i: 1 for i in ids})
+    assert sum(ran) == 24 and runs == Counter(dict.fromkeys(ids, 1))
     statuses = {job(client, agent, i)["status"] for i in ids}
     assert statuses == {"succeeded"}
 
@@ -327,7 +329,7 @@ def test_the_domain_checks_its_own_input(services, run, agent):
 
 def test_concurrent_schedulers_enqueue_each_period_once(client, services, run):
     """Several schedulers (as in several processes) ticking at once: one job per period, whichever wins."""
-    from graph.maintenance.scheduler import Scheduler, Schedule
+    from graph.maintenance.scheduler import Schedule, Scheduler
 
     ticked = kind("ticked")
     services.maintenance.register(ticked, lambda ctx, params: None, lambda params: None)
