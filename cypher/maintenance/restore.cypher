@@ -5,7 +5,7 @@
 // returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
 WHERE m.status = 'archived'
-SET m.status = $status, m.updated_at = datetime($now), m.version = m.version + 1, m.restored_at = datetime($now),
+SET m.status = $status, m.updated_at = datetime($now), m.version = m.version + 1,
     m.archived_at = null, m.archived_from = null, m.archived_reason = null
 FOREACH (_ IN CASE WHEN $clear_expiry THEN [1] ELSE [] END | SET m.expires_at = null)
 FOREACH (_ IN CASE WHEN $status = 'quarantined' THEN [1] ELSE [] END |

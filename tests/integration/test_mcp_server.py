@@ -29,7 +29,7 @@ from tests.integration.test_service_process import BACKENDS, free_port, launch, 
 pytestmark = pytest.mark.slow
 CREDENCE_MCP = shutil.which("credence-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate", "conflicts", "resolve_conflict",
-         "quarantined", "review", "forget", "about", "entity_path"}
+         "quarantined", "review", "forget", "about", "entity_path", "job_status"}
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))

@@ -40,7 +40,8 @@ def test_a_job_request_is_checked_field_by_field():
            (NewJob(agent="a1", kind="expire", priority=True), "priority"),
            (NewJob(agent="a1", kind="expire", params={"x": math.nan}), "params.x"),
            (NewJob(agent="a1", kind="expire", params={"x": "y" * 70_000}), "params"),
-           (NewJob(agent="a1", kind="expire", key=""), "key"), (NewJob(agent="a1", kind="expire", key="k" * 201), "key"),
+           (NewJob(agent="a1", kind="expire", key=""), "key"),
+           (NewJob(agent="a1", kind="expire", key="k" * 201), "key"),
            (NewJob(agent="a1", kind="expire", max_attempts=101), "max_attempts"),
            (NewJob(agent="a1", kind="expire", depends_on=("x",)), "depends_on[0]"),
            (NewJob(agent="a1", kind="expire", depends_on=tuple(f"{i:032x}" for i in range(101))), "depends_on"),
@@ -84,7 +85,8 @@ def test_the_decay_formula():
 
 def test_a_schedule_s_period_is_its_latest_fire_time():
     assert latest_period("0 3 * * *", NOW) == datetime(2026, 6, 1, 3, 0, tzinfo=UTC)
-    assert latest_period("0 3 * * *", datetime(2026, 6, 1, 2, 59, tzinfo=UTC)) == datetime(2026, 5, 31, 3, 0, tzinfo=UTC)
+    before_three = datetime(2026, 6, 1, 2, 59, tzinfo=UTC)
+    assert latest_period("0 3 * * *", before_three) == datetime(2026, 5, 31, 3, 0, tzinfo=UTC)
     assert latest_period("0 4 * * 0", NOW) == datetime(2026, 5, 31, 4, 0, tzinfo=UTC)  # a Sunday
     assert latest_period("* * * * *", NOW + timedelta(seconds=30)) == NOW
 
