@@ -352,3 +352,20 @@ def test_concurrent_schedulers_enqueue_each_period_once(client, services, run):
     assert sorted(j["params"]["period"] for j in listed) == ["2026-05-01T10:00:00Z", "2026-05-01T13:00:00Z"]
     for job_ in listed:
         client.post(f"/v1/admin/jobs/{job_['id']}/cancel", headers={"Authorization": "Bearer test-admin-key"})
+
+
+def test_a_read_key_sees_jobs_a_write_key_changes_them_and_neither_reaches_system_jobs(client, agent):
+    from tests.integration.test_api_keys import bearer, issue
+
+    reader, writer = bearer(issue(client, "read", [agent])), bearer(issue(client, "write", [agent]))
+    later = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    refused = client.post("/v1/jobs", json={"agent": agent, "kind": "expire", "run_at": later}, headers=reader)
+    assert refused.status_code == 403 and "role is read" in refused.text
+    queued = client.post("/v1/jobs", json={"agent": agent, "kind": "expire", "run_at": later}, headers=writer)
+    assert queued.status_code == 201, queued.text
+    job_id = queued.json()["id"]
+    assert client.get(f"/v1/jobs/{job_id}", params={"agent": agent}, headers=reader).json()["id"] == job_id
+    assert client.post(f"/v1/jobs/{job_id}/cancel", params={"agent": agent}, headers=reader).status_code == 403
+    assert client.post(f"/v1/jobs/{job_id}/cancel", params={"agent": agent}, headers=writer).status_code == 200
+    for key in (reader, writer):
+        assert client.get("/v1/admin/jobs", headers=key).status_code == 403
