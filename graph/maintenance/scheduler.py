@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -43,7 +44,7 @@ def latest_period(cron: str, now: datetime) -> datetime:
 
 class Scheduler:
     def __init__(self, runner: GraphRunner, queue: JobQueue, schedules: list[Schedule], interval: float,
-                 on_enqueued: Any = None) -> None:
+                 on_enqueued: Callable[[], None] | None = None) -> None:
         self.runner, self.queue, self.schedules = runner, queue, schedules
         self.interval = min(interval, MAX_TICK_SECONDS)
         self.on_enqueued = on_enqueued or (lambda: None)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from graph.core.errors import CredenceError
 from graph.core.tasks import cancel_and_wait
 from graph.core.timeutil import utcnow
-from graph.jobs import Claimed, JobCancelled, JobQueue, LeaseLost, retry_at
+from graph.core.vocab import JOB_QUEUED
+from graph.jobs import Claimed, Job, JobCancelled, JobQueue, LeaseLost, retry_at
 from graph.jobs.rules import error_text
 from graph.maintenance.context import JobContext
 from graph.maintenance.registry import Handlers
@@ -67,8 +68,8 @@ class Worker:
             await cancel_and_wait(task)
 
     async def drain(self) -> int:
-        """Runs jobs until none is runnable, one at a time in this call (tests, the CLI of a worker
-        process started to empty the queue); answers how many it ran."""
+        """Runs jobs until none is runnable, one at a time, in this call; answers how many it ran
+        (what a test or a one-off maintenance script uses instead of the polling loop)."""
         ran = 0
         with contextlib.suppress(CredenceError):
             await self.queue.reap()
@@ -103,7 +104,7 @@ class Worker:
     async def _execute(self, claimed: Claimed) -> None:
         job = claimed.job
         ctx = JobContext(claimed, self.queue, self.runner, self.name, self.policy.lease_seconds)
-        started, outcome = time.perf_counter(), "error"
+        started, outcome = time.perf_counter(), "lost"
         JOBS_RUNNING.labels(job.kind).inc()
         handler = self.handlers[job.kind]
 
@@ -114,18 +115,7 @@ class Worker:
         lost = asyncio.Event()
         beat = asyncio.create_task(self._renew(ctx, run, lost), name=f"lease {job.id}")
         try:
-            try:
-                result = await asyncio.shield(run)
-            except asyncio.CancelledError:
-                if lost.is_set():
-                    outcome = "lost"  # the handler was stopped: another worker has the job now
-                    return
-                raise
-            outcome = "succeeded" if await self.queue.complete(job, self.name, result) else "lost"
-        except JobCancelled:
-            outcome = "cancelled" if await self.queue.stopped(job, self.name) else "lost"
-        except LeaseLost:
-            outcome = "lost"
+            outcome = await self._end(job, run, lost)
         except asyncio.CancelledError:
             # The worker stops: the job goes back to the queue for another worker, its attempt not counted.
             await cancel_and_wait(run)
@@ -133,22 +123,34 @@ class Worker:
             with contextlib.suppress(CredenceError):
                 await asyncio.shield(self.queue.release(job, self.name))
             raise
-        except Exception as exc:
-            error = error_text(exc)
-            log.warning("job %s (%s, attempt %d of %d) failed: %s", job.id, job.kind, job.attempts,
-                        job.max_attempts, error)
-            try:
-                status = await self.queue.fail(job, self.name, error, retry_at(
-                    utcnow(), job.attempts, self.policy.backoff_seconds, self.policy.backoff_max_seconds))
-            except CredenceError as down:  # the lease runs out and the job is taken again
-                log.warning("job %s: its failure could not be recorded: %s", job.id, down)
-                status = None
-            outcome = "retried" if status == "queued" else (status or "lost")
+        except CredenceError as exc:  # the end could not be recorded: the lease runs out, the job is taken again
+            log.warning("job %s: its end could not be recorded (%s); it will be taken again", job.id, exc)
         finally:
             await cancel_and_wait(beat)
             JOBS_RUNNING.labels(job.kind).dec()
             JOB_OUTCOMES.labels(job.kind, outcome).inc()
             JOB_SECONDS.labels(job.kind, outcome).observe(time.perf_counter() - started)
+
+    async def _end(self, job: Job, run: asyncio.Task, lost: asyncio.Event) -> str:
+        """Waits for the handler and records how its attempt ended; answers the outcome."""
+        try:
+            result = await asyncio.shield(run)
+        except asyncio.CancelledError:
+            if lost.is_set():
+                return "lost"  # the heartbeat stopped the handler: another worker has the job now
+            raise
+        except JobCancelled:
+            return "cancelled" if await self.queue.stopped(job, self.name) else "lost"
+        except LeaseLost:
+            return "lost"
+        except Exception as exc:
+            error = error_text(exc)
+            log.warning("job %s (%s, attempt %d of %d) failed: %s", job.id, job.kind, job.attempts,
+                        job.max_attempts, error)
+            status = await self.queue.fail(job, self.name, error, retry_at(
+                utcnow(), job.attempts, self.policy.backoff_seconds, self.policy.backoff_max_seconds))
+            return "retried" if status == JOB_QUEUED else (status or "lost")
+        return "succeeded" if await self.queue.complete(job, self.name, result) else "lost"
 
     async def _renew(self, ctx: JobContext, run: asyncio.Task, lost: asyncio.Event) -> None:
         """Renews the lease at a third of its length while the handler runs; if the lease is lost,
