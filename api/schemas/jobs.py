@@ -8,6 +8,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field, StrictInt
 
 from api.schemas.common import Agent, Instant, Request
+from graph.core.checks import MAX_REASON_CHARS
 from graph.core.vocab import JOB_STATUSES
 from graph.jobs import DEFAULT_PRIORITY, MAX_ATTEMPTS_LIMIT, PRIORITY_HIGHEST, PRIORITY_LOWEST, Job, NewJob
 from graph.jobs.model import MAX_DEPENDENCIES, MAX_KEY_CHARS
@@ -89,4 +90,4 @@ class JobPageOut(BaseModel):
 
 
 class RestoreRequest(Request):
-    reason: str | None = Field(None, max_length=2_000, description="Why, for the audit trail.")
+    reason: str | None = Field(None, max_length=MAX_REASON_CHARS, description="Why, for the audit trail.")
