@@ -5,7 +5,8 @@ At each tick a scheduler takes, for each schedule, the latest period that has be
 previous fire time) and enqueues its job unless some process already did: the Schedule node of
 that name, unique and write-locked, remembers the last period enqueued, and the job is written in
 the same transaction (its idempotency key names schedule and period as well). A service that was
-down across several periods runs the latest one when it is back, not each missed one."""
+down across several periods runs the latest one when it is back, not each missed one; a schedule
+seen for the first time (a new database, a new schedule) starts from its next period, as cron does."""
 from __future__ import annotations
 
 import asyncio

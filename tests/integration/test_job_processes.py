@@ -70,7 +70,7 @@ def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, serv
     stored = store_many(client, agent, [f"Ticket {i} for the conference is valid until last hour"
                                         for i in range(MEMORIES)], expires_at=past)
     environment = {**shared_database(services), "CREDENCE_DATA_DIR": str(tmp_path / "data"),
-                   "CREDENCE_JOBS_SCHEDULER": "false", "CREDENCE_JOBS_LEASE_SECONDS": "3",
+                   "CREDENCE_JOBS_SCHEDULER": "false", "CREDENCE_JOBS_LEASE_SECONDS": "5",
                    "CREDENCE_JOBS_POLL_INTERVAL": "0.2", "CREDENCE_MAINTENANCE_BATCH": "1"}
     workers = {}
     try:
@@ -92,8 +92,9 @@ def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, serv
         while (seen := job())["progress"]["done"] < 20:
             assert time.monotonic() < deadline and seen["status"] in ("queued", "running"), seen
             time.sleep(0.05)
-        holder = int(seen["lease_owner"].split(":")[1])
-        assert holder in workers and seen["attempts"] == 1
+        # Whichever worker holds it now (on a loaded machine a lease may already have changed hands).
+        holder, attempts = int(seen["lease_owner"].split(":")[1]), seen["attempts"]
+        assert holder in workers
         workers[holder][0].send_signal(signal.SIGKILL)  # mid-job: between two of its transactions, or in one
         workers[holder][0].wait(10)
         killed_at = seen["progress"]["done"]
@@ -103,7 +104,7 @@ def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, serv
             assert time.monotonic() < deadline and seen["status"] in ("queued", "running"), seen
             time.sleep(0.2)
         assert killed_at < MEMORIES, "the job ended before the kill: nothing was tested"
-        assert seen["attempts"] == 2 and seen["result"] == {"archived": MEMORIES}
+        assert seen["attempts"] > attempts and seen["result"] == {"archived": MEMORIES}
         assert seen["progress"] == {"done": MEMORIES, "total": MEMORIES}
         print(f"killed worker {holder} at {killed_at} of {MEMORIES}; the other finished the job", file=sys.stderr)
     finally:
@@ -150,7 +151,7 @@ def test_two_service_processes_run_each_period_of_a_schedule_once(client, servic
                     mine.setdefault(item["params"]["period"], []).append(item)
             return mine
 
-        deadline = time.monotonic() + 200
+        deadline = time.monotonic() + 240  # the first minute only starts the schedule: two more to run
         while sum(all(j["status"] == "succeeded" for j in jobs) for jobs in periods().values()) < 2:
             assert time.monotonic() < deadline, periods()
             time.sleep(1)

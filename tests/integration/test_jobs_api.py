@@ -341,15 +341,16 @@ def test_concurrent_schedulers_enqueue_each_period_once(client, services, run):
     async def tick_all(now: datetime) -> list:
         return [job for jobs in await asyncio.gather(*(s.tick(now) for s in schedulers)) for job in jobs]
 
-    first = run(tick_all, at)
-    assert [(j.agent, j.params, j.actor) for j in first] == [("_system", {"period": "2026-05-01T10:00:00Z"},
+    assert run(tick_all, at) == []  # a schedule seen for the first time starts from its next period
+    first = run(tick_all, at + timedelta(minutes=40))
+    assert [(j.agent, j.params, j.actor) for j in first] == [("_system", {"period": "2026-05-01T11:00:00Z"},
                                                               "scheduler")]
-    assert run(tick_all, at + timedelta(minutes=20)) == []  # the same period
-    later = run(tick_all, at + timedelta(hours=3))  # three periods later: only the latest runs
+    assert run(tick_all, at + timedelta(minutes=50)) == []  # the same period
+    later = run(tick_all, at + timedelta(hours=3))  # two periods later: only the latest runs
     assert [j.params["period"] for j in later] == ["2026-05-01T13:00:00Z"]
     listed = client.get("/v1/admin/jobs", params={"kind": ticked},
                         headers={"Authorization": "Bearer test-admin-key"}).json()["items"]
-    assert sorted(j["params"]["period"] for j in listed) == ["2026-05-01T10:00:00Z", "2026-05-01T13:00:00Z"]
+    assert sorted(j["params"]["period"] for j in listed) == ["2026-05-01T11:00:00Z", "2026-05-01T13:00:00Z"]
     for job_ in listed:
         client.post(f"/v1/admin/jobs/{job_['id']}/cancel", headers={"Authorization": "Bearer test-admin-key"})
 
@@ -369,3 +370,24 @@ def test_a_read_key_sees_jobs_a_write_key_changes_them_and_neither_reaches_syste
     assert client.post(f"/v1/jobs/{job_id}/cancel", params={"agent": agent}, headers=writer).status_code == 200
     for key in (reader, writer):
         assert client.get("/v1/admin/jobs", headers=key).status_code == 403
+
+
+def test_a_job_lands_with_the_transaction_that_asks_for_it_or_not_at_all(client, services, run, agent):
+    """A service enqueues inside its own transaction: rolled back, the job never existed."""
+    queue = services.maintenance.queue
+
+    async def asks_then_fails(tx) -> None:
+        enqueued = await queue.enqueue_in(tx, NewJob(agent=agent, kind="expire", key="rolled-back"), "api")
+        raise RuntimeError(enqueued.job.id)
+
+    with pytest.raises(RuntimeError) as failed:
+        run(services.runner.write_tx, asks_then_fails)
+    assert client.get(f"/v1/jobs/{failed.value.args[0]}", params={"agent": agent}).status_code == 404
+    assert client.get("/v1/jobs", params={"agent": agent}).json()["items"] == []
+
+    async def asks(tx) -> str:
+        return (await queue.enqueue_in(tx, NewJob(agent=agent, kind="expire", key="rolled-back"), "api")).job.id
+
+    kept = run(services.runner.write_tx, asks)  # the key is free again: nothing of the first one stayed
+    assert client.get(f"/v1/jobs/{kept}", params={"agent": agent}).json()["key"] == "rolled-back"
+    client.post(f"/v1/jobs/{kept}/cancel", params={"agent": agent})
