@@ -17,7 +17,7 @@ from graph.core.checks import check_choice, check_limit, check_uuid
 from graph.core.errors import CredenceError, InvalidInput, NotFound, StateConflict
 from graph.core.keys import job_key
 from graph.core.timeutil import iso, utcnow
-from graph.core.vocab import JOB_CANCELLED, JOB_QUEUED, JOB_RUNNING, JOB_STATUSES
+from graph.core.vocab import JOB_CANCELLED, JOB_KINDS, JOB_QUEUED, JOB_RUNNING, JOB_STATUSES
 from graph.jobs.model import MAX_JOB_PAGE, Claimed, Enqueued, Job, JobPage, NewJob
 from graph.jobs.records import job_of, state_of
 from graph.jobs.rules import check_job_agent, check_new_job, params_json
@@ -91,7 +91,9 @@ class JobQueue:
         """The tenant's jobs, newest first, of any of `statuses` and `kinds` (None: all)."""
         check_job_agent(agent)
         chosen = _choices(statuses, "status", JOB_STATUSES)
-        chosen_kinds = _choices(kinds, "kind", self.kinds) if kinds is not None else None
+        # The kinds served here, and the built-in ones (a job of a kind no longer served stays listable).
+        known = tuple(sorted({*self.kinds, *JOB_KINDS}))
+        chosen_kinds = _choices(kinds, "kind", known) if kinds is not None else None
         check_limit(limit, "limit", 1, MAX_JOB_PAGE)
         cursor_at, cursor_id = keyset.decode(cursor) if cursor is not None else (None, None)
         rows = await self.runner.read("jobs/list", agent=agent, statuses=chosen, kinds=chosen_kinds,

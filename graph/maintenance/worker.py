@@ -21,7 +21,7 @@ from graph.jobs.rules import error_text
 from graph.maintenance.context import JobContext
 from graph.maintenance.registry import Handlers
 from graph.observability.metrics import JOB_OUTCOMES, JOB_SECONDS, JOBS_RUNNING
-from graph.store.gateway import GraphRunner
+from graph.store.gateway import GraphRunner, write_hook
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +109,7 @@ class Worker:
         handler = self.handlers[job.kind]
 
         async def call() -> dict:
+            write_hook.set(None)  # a job's writes are its own, never a request's (an Idempotency-Key's claim)
             return await handler(ctx, job.params)
 
         run = asyncio.create_task(call(), name=f"handler {job.kind} {job.id}")
