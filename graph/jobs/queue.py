@@ -86,8 +86,8 @@ class JobQueue:
             raise NotFound("job", job_id)
         return job_of(row)
 
-    async def list_jobs(self, agent: str, *, statuses: Sequence[str] | None = None, kinds: Sequence[str] | None = None,
-                   limit: int = 50, cursor: str | None = None) -> JobPage:
+    async def list_jobs(self, agent: str, *, statuses: Sequence[str] | None = None,
+                        kinds: Sequence[str] | None = None, limit: int = 50, cursor: str | None = None) -> JobPage:
         """The tenant's jobs, newest first, of any of `statuses` and `kinds` (None: all)."""
         check_job_agent(agent)
         chosen = _choices(statuses, "status", JOB_STATUSES)
