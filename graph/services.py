@@ -23,6 +23,7 @@ from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
+from graph.maintenance import Maintenance
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
@@ -36,7 +37,7 @@ from graph.store.backends.supervisor import Supervisor
 from graph.store.compaction import Compaction, compact
 from graph.store.gateway import GraphRunner, RetryPolicy
 from graph.store.registry import QueryRegistry
-from graph.store.schema import apply_schema
+from graph.store.schema import apply_schema, check_schema
 from graph.transfer.export import ExportService
 from graph.transfer.importer import ImportService
 from graph.writes.service import WriteService
@@ -70,15 +71,18 @@ class Services:
     audit: AuditService
     preferences: PreferenceService
     ask: AskService
+    maintenance: Maintenance
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
 
     @classmethod
-    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> Services:
+    async def start(cls, settings: Settings, embedder: Embedder | None = None, *, schema: bool = True) -> Services:
         """Start the backend and load the model side by side, then apply the schema.
 
-        Call from the thread that outlives the service (the embedded backend dies with it)."""
+        Call from the thread that outlives the service (the embedded backend dies with it).
+        `schema=False` (a worker process apart from the API): the database's schema must be there,
+        applied by a service; this process only checks it."""
         registry = QueryRegistry()
         backend = launch(settings)
         try:
@@ -95,7 +99,10 @@ class Services:
             runner = GraphRunner(backend.driver, backend.database, registry, retry=RetryPolicy(
                 read=settings.read_retry_time, write=settings.write_retry_time,
                 background=settings.background_retry_time, first_delay=settings.retry_first_delay))
-            await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+            if schema:
+                await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+            else:
+                await check_schema(runner, embedder.name, embedder.dimensions)
             points = await runner.read_tx(lambda tx: tx.one("store/meta/similarity_calibration"))
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
@@ -131,6 +138,8 @@ class Services:
                     return child.process.pid if child.process is not None else None
 
                 watch_backend_process(backend_pid)
+            maintenance = Maintenance(runner, settings)
+            maintenance.start()
         except BaseException:
             await backend.close()
             raise
@@ -147,7 +156,7 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, schema_applied=True, supervisor=supervisor,
+                   audit=memories.audit, maintenance=maintenance, schema_applied=True, supervisor=supervisor,
                    backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:
@@ -173,6 +182,7 @@ class Services:
                 "database": self.backend_health()}
 
     async def close(self) -> None:
+        await self.maintenance.stop()  # running jobs go back to the queue, for another worker
         if self.supervisor is not None:
             await self.supervisor.stop()
         await self.retrieval.close()

@@ -5,7 +5,8 @@ import difflib
 import os
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from croniter import croniter
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The client's, the CLI's and the MCP server's own variables (client/credence_client/config.py and
@@ -135,6 +136,51 @@ class Settings(BaseSettings):
     ask_llm_model: str = Field("gpt-4o-mini", min_length=1, description="The model the LLM router asks.")
     ask_llm_api_key: SecretStr | None = Field(None, description="Bearer key of the LLM router's API, if it needs one.")
     ask_llm_timeout: float = Field(10.0, gt=0, le=120, description="Seconds the LLM router waits for the model.")
+
+    # Durable jobs and maintenance (graph/jobs, graph/maintenance, docs/maintenance.md).
+    jobs_worker: bool = Field(
+        True, description="Run job workers inside this service process; false for API-only processes when "
+                          "workers run apart (`python -m graph.worker`, `credence-worker`).")
+    jobs_concurrency: int = Field(1, ge=1, le=64, description="Jobs one worker process runs at a time.")
+    jobs_poll_interval: float = Field(
+        2.0, gt=0, le=300, description="Seconds an idle worker waits before it looks for runnable jobs again.")
+    jobs_lease_seconds: float = Field(
+        60.0, ge=1, le=3600, description="How long a worker's claim on a job lasts unless renewed (it renews at a "
+                                         "third of it); a worker that dies loses its jobs this long after.")
+    jobs_max_attempts: int = Field(5, ge=1, le=100, description="Attempts a job gets unless it names its own; then "
+                                                                "it is dead (kept with its last error).")
+    jobs_backoff_seconds: float = Field(
+        30.0, ge=0, le=86_400, description="Wait before a failed job's second attempt; it doubles per attempt.")
+    jobs_backoff_max_seconds: float = Field(
+        3_600.0, ge=0, le=604_800, description="Longest wait between two attempts of a failed job.")
+    jobs_scheduler: bool = Field(
+        True, description="Enqueue the scheduled jobs from this process (any number of processes may: each "
+                          "period's job is enqueued once).")
+    schedule_expire: str = Field(
+        "0 3 * * *", description="Cron expression (UTC) of the expiry job, which archives expired memories of "
+                                 "every tenant; empty: never.")
+    schedule_decay: str = Field(
+        "0 4 * * 0", description="Cron expression (UTC) of the decay job, which archives memories whose "
+                                 "importance decayed below the floor; empty: never.")
+    maintenance_batch: int = Field(
+        200, ge=1, le=10_000, description="Memories one maintenance transaction changes (each batch commits "
+                                          "with the job's checkpoint).")
+    decay_half_life_days: float = Field(
+        90.0, gt=0, le=36_500, description="Days without activity that halve a never-accessed memory's importance.")
+    decay_floor: float = Field(
+        0.1, ge=0, le=1, description="A memory whose decayed importance falls below this is archived by the decay job.")
+    decay_min_idle_days: float = Field(
+        30.0, ge=0, le=36_500, description="The decay job archives nothing used, changed or stored more recently.")
+    decay_exempt_importance: float = Field(
+        0.9, ge=0, le=1.01, description="Memories at least this important never decay (above 1: none is exempt).")
+
+    @field_validator("schedule_expire", "schedule_decay")
+    @classmethod
+    def _cron(cls, value: str) -> str:
+        value = value.strip()
+        if value and not croniter.is_valid(value):
+            raise ValueError(f"{value!r} is not a cron expression (minute hour day month weekday), or empty for never")
+        return value
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:

@@ -30,6 +30,8 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Job,
+    JobPage,
     Link,
     Memory,
     MemoryPage,
@@ -343,6 +345,52 @@ def predicate(agent: str, predicate: str) -> Call[PredicateSchema]:
 
 def predicates(agent: str) -> Call[list[PredicateSchema]]:
     return Call("GET", "/v1/predicates", {"agent": agent}, read=_items(PredicateSchema, "predicates"))
+
+
+# Durable jobs (docs/maintenance.md): a tenant's at /v1/jobs; with agent None, the system jobs of
+# the scheduler at /v1/admin/jobs (the administrator key).
+def _jobs(agent: str | None, tail: str = "") -> tuple[str, dict[str, Any]]:
+    if agent is None:
+        return f"/v1/admin/jobs{tail}", {}
+    return f"/v1/jobs{tail}", {"agent": agent}
+
+
+def enqueue(agent: str | None, kind: str, fields: dict[str, Any]) -> Call[Job]:
+    """`fields`: params, priority (1 first .. 10), key (idempotency), depends_on, max_attempts, run_at."""
+    path, _ = _jobs(agent)
+    return Call("POST", path, json={**({"agent": agent} if agent is not None else {}), "kind": kind, **fields},
+                read=_model(Job))
+
+
+def job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}")
+    return Call("GET", path, params or None, read=_model(Job))
+
+
+def jobs_params(agent: str | None, filters: dict[str, Any]) -> dict[str, Any]:
+    """GET /v1/jobs's query: status and kind (a name or a list), limit."""
+    return {**_jobs(agent)[1], "limit": 200, **set_only(**filters)}
+
+
+def job_page(agent: str | None, params: dict[str, Any], cursor: str | None) -> Call[JobPage]:
+    """One page of jobs, newest first; the clients follow `next_cursor` to the end."""
+    return Call("GET", _jobs(agent)[0], set_only(**params, cursor=cursor), read=_model(JobPage))
+
+
+def cancel_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/cancel")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def retry_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/retry")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def restore(agent: str, memory_id: str, reason: str | None) -> Call[Memory]:
+    """An archived memory (an archive, an expiry, a decay) back to the status it had."""
+    path, params = _memory(agent, memory_id, "/restore")
+    return Call("POST", path, params, json=set_only(reason=reason), read=_model(Memory))
 
 
 # Service

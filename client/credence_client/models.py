@@ -554,6 +554,52 @@ class MemoryPreferences(Model):
 
 
 # Every model above, for the schema test and for readers.
+class JobProgress(Model):
+    openapi = "ProgressOut"
+    done: int
+    total: int | None
+
+
+class Job(Model):
+    """A durable job (docs/maintenance.md): queued, running, succeeded, cancelled or dead."""
+    openapi = "JobOut"
+    id: str
+    agent: str
+    kind: str
+    status: str
+    priority: int
+    params: dict[str, Any]
+    progress: JobProgress
+    attempts: int
+    max_attempts: int
+    created_at: datetime
+    updated_at: datetime
+    run_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    actor: str
+    key: str | None
+    depends_on: list[str]
+    waiting_for: list[str]
+    lease_owner: str | None
+    lease_until: datetime | None
+    cancel_requested: bool
+    result: dict[str, Any] | None
+    last_error: str | None
+    parent_id: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("succeeded", "cancelled", "dead")
+
+
+class JobPage(Model):
+    openapi = "JobPageOut"
+    count: int
+    items: list[Job]
+    next_cursor: str | None
+
+
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
     Related, SearchHit,
@@ -562,4 +608,5 @@ ALL: tuple[type[Model], ...] = (
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,
     AskSlots, Cited, AskExplain, AskWindow, SummarySection, SlotState, SentimentReading, Feeling, FollowedUp, Answer,
     MemoryPreferences,
+    JobProgress, Job, JobPage,
 )

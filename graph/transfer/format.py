@@ -22,7 +22,8 @@ VERSION = 1
 MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
                  "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count",
-                 "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment")
+                 "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment", "archived_from",
+                 "archived_reason")
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
                 "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until",
                 "effective_from", "expires_at")

@@ -29,7 +29,7 @@ from tests.integration.test_service_process import BACKENDS, free_port, launch, 
 pytestmark = pytest.mark.slow
 CREDENCE_MCP = shutil.which("credence-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate", "conflicts", "resolve_conflict",
-         "quarantined", "review", "forget", "about", "entity_path", "ask"}
+         "quarantined", "review", "forget", "about", "entity_path", "ask", "job_status"}
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))
@@ -156,6 +156,21 @@ def test_feedback_review_and_forget_through_mcp(service):
             assert forgotten["status"] == "archived"
             found = await call(mcp, "search", query="music the user likes", tags=["music"])
             assert found["results"] == []
+
+            # A maintenance job, enqueued over HTTP, run by the worker inside the service (on by
+            # default), followed through the job_status tool; another tenant's job is not found.
+            async with httpx.AsyncClient(base_url=service) as http:
+                await http.post("/v1/memories", json={"agent": agent, "text": "The gate code changed yesterday",
+                                                      "expires_at": "2020-01-01T00:00:00Z"})
+                job = (await http.post("/v1/jobs", json={"agent": agent, "kind": "expire"})).json()
+                other = (await http.post("/v1/jobs", json={"agent": new_agent(), "kind": "expire"})).json()
+            for _ in range(600):
+                status = await call(mcp, "job_status", job_id=job["id"])
+                if status["status"] == "succeeded":
+                    break
+                await anyio.sleep(0.1)
+            assert (status["status"], status["result"], status["actor"]) == ("succeeded", {"archived": 1}, "api")
+            assert "404" in await failure(mcp, "job_status", job_id=other["id"])
 
     anyio.run(session)
 
