@@ -13,7 +13,7 @@ from graph.asking.rules import route as rule_route
 from graph.asking.slots import names, window
 
 # The classifier's pick must be at least this probable (bench/routing_folds.py chose it).
-MIN_PROBABILITY = 0.5
+MIN_PROBABILITY = 0.4
 # An exclusion is found by the rules or not at all: the classifier never picks negation.
 _NEVER_PICKED = ("negation",)
 

@@ -102,6 +102,10 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
             if _inside(m.span(), excluded):
                 continue
             obj = _object(m, marker)
+            if marker.word_test is not None:
+                word = next((m.group(g) for g in marker.pattern.groupindex if g.startswith("word") and m.group(g)), "")
+                if not marker.word_test(word):
+                    continue
             if marker.proper and (obj is None or not q.text[obj[0]:obj[0] + 1].isupper()):
                 continue
             if marker.intent == "entity" and (obj is None or not _names_a_thing(q.text[obj[0]:obj[1]])
