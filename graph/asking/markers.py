@@ -173,7 +173,8 @@ MARKERS: tuple[Marker, ...] = (
        r"growing|seem|seems|seemed|sound|sounds|"
        r"sounded|stay|stayed)(?: " + _WHO + r")?" + _DEGREE + r" (?P<word>[a-z]+) (?:about|with|at|over|towards?|"
        r"regarding|of|by|than|in)\b(?: (?P<obj>[^,.?!;]+?)" + _END + r")?"
-       r"|\b(?:feel|feels|feeling|felt)" + _DEGREE + r" (?P<word2>[a-z]+)\b", "obj", word_test=_affect),
+       # "I feel like ..." says what one thinks, not how one feels.
+       r"|\b(?:feel|feels|feeling|felt)" + _DEGREE + r" (?!like\b)(?P<word2>[a-z]+)\b", "obj", word_test=_affect),
     _m("sentiment", "asks whether someone likes or dislikes something (VADER's affect verbs)",
        r"\b(?:do|does) " + _WHO + r"(?: (?:still|even|really|actually|secretly|honestly|truly|kind of|sort of))* "
        r"(?P<word>[a-z]+) (?P<obj>(?:my|our|the|his|her|their|it|him|them|this|that|[a-z]+ing)\b[^,.?!;]*?)" + _END,
