@@ -137,32 +137,6 @@ class WriteService:
         return [replace(results[i], redacted=spans) if spans else results[i]
                 for i, spans in enumerate(prepared.redacted)]
 
-
-@dataclass
-class Prepared:
-    """New memories screened, checked and being embedded, ready for `WriteService.write`."""
-    items: list[NewMemory]
-    rows: list[dict[str, Any]]
-    redacted: list[tuple[SecretSpan, ...]]  # the secrets redacted from each item, by position
-    embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
-
-    @property
-    def claimed(self) -> bool:
-        return any(item.claim for item in self.items)
-
-    def slot_keys(self) -> list[str]:
-        """The belief slots the write touches, for the process's slot queue."""
-        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
-
-    async def vectors(self) -> np.ndarray:
-        return await self.embedding
-
-    def discard(self) -> None:
-        """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
-        if not self.embedding.done():
-            self.embedding.cancel()
-
-
     async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
         """The agents' memory preferences: a memory of a type or about a topic never to be stored
         refuses the write (naming the item, like any bad item); a type with a retention expires
@@ -187,6 +161,31 @@ class Prepared:
             expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
             out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
         return out
+
+
+@dataclass
+class Prepared:
+    """New memories screened, checked and being embedded, ready for `WriteService.write`."""
+    items: list[NewMemory]
+    rows: list[dict[str, Any]]
+    redacted: list[tuple[SecretSpan, ...]]  # the secrets redacted from each item, by position
+    embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
+
+    @property
+    def claimed(self) -> bool:
+        return any(item.claim for item in self.items)
+
+    def slot_keys(self) -> list[str]:
+        """The belief slots the write touches, for the process's slot queue."""
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
+
+    async def vectors(self) -> np.ndarray:
+        return await self.embedding
+
+    def discard(self) -> None:
+        """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
+        if not self.embedding.done():
+            self.embedding.cancel()
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
