@@ -3,15 +3,16 @@
 embedding (graph/asking/intents.py, blend.py), as the service routes.
 
     .venv/bin/python bench/routing_quality.py                 # the test half
-    .venv/bin/python bench/routing_quality.py --split tune    # the half the rules and the classifier were made from
+    .venv/bin/python bench/routing_quality.py --split tune    # the half the router was made from
     .venv/bin/python bench/routing_quality.py --rules-only    # the rules alone, no classifier
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
 291 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
 a tuning and a test half that alternate within each intent. The rules were written from the tuning
-half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide says: routing accuracy (the target: at least 95% on the test half),
-overall, per intent and per tag, with the confusion of what was missed; `also` as an exact set;
+half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide
+says: routing accuracy (the target: at least 95% on the test half), overall,
+per intent and per tag, with the confusion of what was missed; `also` as an exact set;
 each slot by exact match after lower-casing and trimming (lists as lists, `exclude` as a set),
 over the lines where the label or the prediction is not empty.
 

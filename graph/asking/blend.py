@@ -60,5 +60,5 @@ def combine(question: str, ruled: Route, scores: Mapping[str, float] | None) -> 
                      (*ruled.reasons, f"classifier: not confident of another intent ({top} at {scores[top]:.2f})"),
                      ruled.router, ruled.unsure)
     intent, p = chosen
-    return rule_route(question, fallback=(intent, f"classifier: {intent} at {p:.2f}, from the question's "
-                                                  "embedding (no rule decided)"))
+    why = f"classifier: {intent} at {p:.2f}, from the question's embedding (no rule decided)"
+    return rule_route(question, fallback=(intent, why))
