@@ -2,10 +2,9 @@
 
 `RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides, the
 small intent classifier over the question's embedding (intents.py, blend.py), no language model.
-`LlmRouter`
-asks an OpenAI-compatible chat-completions endpoint the user configures (off by default) for the
-same record, as JSON, and falls back to the rules when the model is unreachable, slow or answers
-something that is not a valid route; `explain` says which one decided."""
+`LlmRouter` asks an OpenAI-compatible chat-completions endpoint the user configures (off by
+default) for the same record, as JSON, and falls back to the rules router when the model is
+unreachable, slow or answers something that is not a valid route; `explain` says which one decided."""
 from __future__ import annotations
 
 import asyncio
