@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.asking import AskService, LlmRouter
+from graph.asking import AskService, LlmRouter, intents
 from graph.asking import route as route_question
 from graph.audit import AuditService
 from graph.beliefs.conflicts import ConflictService
@@ -148,7 +148,8 @@ class Services:
                    context=ContextService(runner, retrieval, estimate, preferences,
                                           asks_about_the_past=lambda text: route_question(text).wants_history),
                    links=LinkService(runner), entities=entities, preferences=preferences,
-                   ask=AskService(runner, retrieval, entities, preferences, estimate, llm),
+                   ask=AskService(runner, retrieval, entities, preferences, estimate, llm,
+                                  intents.for_model(embedder.name, encoder.dimensions)),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),
