@@ -13,6 +13,7 @@ from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
+from graph.consolidation import ConsolidationService, Defaults, summariser_for
 from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
@@ -65,6 +66,7 @@ class Services:
     exports: ExportService
     imports: ImportService
     audit: AuditService
+    consolidation: ConsolidationService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
@@ -102,6 +104,11 @@ class Services:
                                      on_vectors_written=retrieval.vectors_written)
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,
                                   max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
+            entities = EntityService(runner)
+            scale = CosineScale(points["opposite"], points["orthogonal"])
+            consolidation = ConsolidationService(runner, writes, entities, scale, defaults=Defaults.of(settings),
+                                                 summariser=summariser_for(settings),
+                                                 vector_max_k=settings.vector_max_k)
             await retrieval.warm_up()
             runner.timeout = settings.backend_timeout  # from here on, every unit of work is a request's
             supervisor = None
@@ -125,7 +132,7 @@ class Services:
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
                    context=ContextService(runner, retrieval, estimate),
-                   links=LinkService(runner), entities=EntityService(runner),
+                   links=LinkService(runner), entities=entities,
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),
@@ -133,7 +140,7 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, schema_applied=True, supervisor=supervisor,
+                   audit=memories.audit, consolidation=consolidation, schema_applied=True, supervisor=supervisor,
                    backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:

@@ -23,6 +23,7 @@ from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
 from graph.beliefs.slots import Belief
 from graph.beliefs.trust import compute_trust
+from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
 from graph.core.timeutil import iso, utcnow
@@ -71,11 +72,24 @@ class WriteService:
                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
         """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
         decided in order, so claims in one batch see each other."""
+        prepared = await self.prepare(items, field_prefix)
+        async with self.slots.hold(prepared.slot_keys()):
+            stored = await self.runner.write_tx(lambda tx: self.write_prepared(tx, prepared, actor))
+        self.on_vectors_written()
+        return stored
+
+    async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                      ids: Sequence[str] | None = None) -> Prepared:
+        """Everything a write does before the database: secrets screened, every item checked,
+        embedded in one model call. `ids`: the new memories' ids, when the caller fixes them (a
+        consolidation digest's follows from its members); otherwise each gets a fresh UUID."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories",
                                f"holds {len(items)} memories; the limit is {self.max_batch}")
+        if ids is not None and len(ids) != len(items):
+            raise InvalidInput("ids", "must give one id per memory")
         # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
         # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
         items, redacted = screen_many(list(items), field_prefix)
@@ -85,29 +99,44 @@ class WriteService:
         now = iso(utcnow())
         rows = [memory_row(item, values, vector, now)
                 for item, values, vector in zip(items, checked, vectors, strict=True)]
+        for row, ident in zip(rows, ids or (), strict=False):
+            row["props"]["id"] = check_uuid(ident, "ids")
+        return Prepared(list(items), rows, list(redacted))
+
+    async def write_prepared(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR,
+                             job_id: str | None = None) -> list[StoreResult]:
+        """The write itself, in the caller's transaction (store_many's, or one that adds its own
+        statements around it, such as a consolidation digest's edges). `job_id` marks its audit
+        records as a maintenance job's. The caller holds `self.slots` for prepared.slot_keys() when
+        the items carry claims."""
+        items, rows = prepared.items, prepared.rows
         tenants: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             tenants.setdefault(item.agent, []).append(i)
-
-        async def work(tx: Tx) -> list[StoreResult]:
-            results: dict[int, StoreResult] = {}
-            # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
-            for agent, positions in tenants.items():
-                # A retried transaction starts again from fresh rows.
-                fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-                results.update(await _write_tenant(tx, agent, fresh, actor))
-            return [results[i] for i in range(len(items))]
-
-        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
-        async with self.slots.hold(claimed):
-            stored = await self.runner.write_tx(work)
-        self.on_vectors_written()
+        results: dict[int, StoreResult] = {}
+        # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+        for agent, positions in tenants.items():
+            # A retried transaction starts again from fresh rows.
+            fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+            results.update(await _write_tenant(tx, agent, fresh, actor, job_id))
+        stored = [results[i] for i in range(len(items))]
         return [replace(result, redacted=spans) if spans else result
-                for result, spans in zip(stored, redacted, strict=True)]
+                for result, spans in zip(stored, prepared.redacted, strict=True)]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Memories ready to write: screened, checked and embedded (WriteService.prepare)."""
+    items: list[NewMemory]
+    rows: list[dict[str, Any]]
+    redacted: list[Any]  # the secrets redacted from each item, by position
+
+    def slot_keys(self) -> list[str]:
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
-                        actor: str) -> dict[int, StoreResult]:
+                        actor: str, job_id: str | None = None) -> dict[int, StoreResult]:
     plain = [(i, row) for i, item, row in entries if item.claim is None]
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
@@ -133,7 +162,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     if claimed:
         await book.write(tx, last)
-    await audit.record_all(tx, agent, log)
+    await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)
 
     results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
