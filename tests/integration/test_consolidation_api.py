@@ -55,7 +55,7 @@ def seed(client, agent) -> dict[str, dict]:
         "green": post(client, agent, "The user's favourite colour is green",
                       claim=claim("user", "favourite_colour", "green"), provenance={"source": "user_explicit"}),
         "peanuts": post(client, agent, "The user is allergic to peanuts", claim=claim("user", "allergy", "peanuts"),
-                        provenance={"source": "user_explicit", "ref": "chat-1"}),
+                        provenance={"source": "user_implicit", "ref": "chat-1"}),
         "peanuts2": post(client, agent, "Medical record: peanut allergy confirmed",
                          claim=claim("user", "allergy", "peanuts"), provenance={"source": "document", "ref": "doc-7"}),
         "day1": post(client, agent, "Team offsite day one in Lisbon: planning the product roadmap",
@@ -210,9 +210,10 @@ def test_a_dry_run_changes_nothing_and_the_forced_run_does_exactly_its_preview(c
     [summary] = client.get("/v1/audit", params={"agent": agent, "op": "consolidate"}).json()["items"]
     assert summary["after"]["deduplicated"] == 2 and summary["after"]["pruned"] == 2
 
-    # Once is enough: the next run finds nothing to do.
+    # Once is enough: the next run finds nothing to do (the duplicates it archived are kept for the
+    # default retention; with none they would be pruned next).
     with pruning(services):
-        again = consolidate(client, agent, False, thresholds={"retention_days": 0})
+        again = consolidate(client, agent, False)
     assert again["changes"] == [] and again["after"] == again["before"]
 
 
