@@ -21,6 +21,7 @@ from credence_client.models import (
     About,
     AdminSearchResults,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -263,6 +264,13 @@ class AsyncCredence:
     async def merge_entities(self, agent: str, keep: str, merge: str) -> Entity:
         """Administrators: fold `merge` into `keep` (claims, relationships, evidence; its names become aliases)."""
         return await self.send(e.merge_entities(agent, keep, merge))
+
+    # Maintenance
+    async def consolidate(self, agent: str, dry_run: bool = False, steps: dict[str, bool] | None = None,
+                    thresholds: dict[str, float] | None = None) -> Consolidation:
+        """Merge near-duplicates, make coexisting rival beliefs pending conflicts, corroborate, digest old
+        events, merge duplicate entities, prune past retention. `dry_run`: the plan only, nothing changes."""
+        return await self.send(e.consolidate(agent, dry_run, steps, thresholds))
 
     # Predicate schemas
     async def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:

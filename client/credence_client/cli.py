@@ -7,6 +7,7 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence audit agent-1 --op update --op hard_delete --after 2026-01-01T00:00:00Z
     credence about agent-1 "Acme Corp"
     credence path agent-1 Dana Seattle
+    credence consolidate agent-1 --dry-run
     credence export --agent agent-1 > agent-1.jsonl
     credence import agent-1.jsonl --agent agent-1
 """
@@ -88,6 +89,20 @@ def _merge_entities(api: Credence, a: argparse.Namespace) -> Any:
 
 def _update_entity(api: Credence, a: argparse.Namespace) -> Any:
     return api.update_entity(a.agent, api.entity_named(a.agent, a.name).id, kind=a.kind, add_aliases=a.alias)
+
+
+def _consolidate(api: Credence, a: argparse.Namespace) -> Any:
+    steps = dict.fromkeys(a.skip or (), False)
+    thresholds = dict(_threshold(t) for t in a.threshold or ())
+    return api.consolidate(a.agent, dry_run=a.dry_run, steps=steps or None, thresholds=thresholds or None)
+
+
+def _threshold(text: str) -> tuple[str, float]:
+    name, _, value = text.partition("=")
+    try:
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threshold {text!r}: give NAME=NUMBER") from None
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -187,6 +202,14 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--alias", action="append", help="another name of it; repeatable")
     command("merge-entities", _merge_entities, "administrators: fold the entity MERGE into KEEP (one transaction)",
             "agent", "keep", "merge")
+
+    sub = command("consolidate", _consolidate, "merge near-duplicates, surface contradictions, corroborate, digest old "
+                  "events, merge duplicate entities, prune past retention; --dry-run previews every change", "agent")
+    sub.add_argument("--dry-run", action="store_true", help="answer the plan, change nothing")
+    sub.add_argument("--skip", action="append", choices=("duplicates", "contradictions", "corroboration", "digests",
+                                                          "entities", "prune"), help="a step not to take; repeatable")
+    sub.add_argument("--threshold", action="append", metavar="NAME=NUMBER",
+                     help="override a threshold, e.g. duplicate_similarity=0.97; repeatable")
 
     command("ready", lambda api, a: api.ready(), "is the service ready?")
     transfer.register(command)

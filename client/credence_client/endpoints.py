@@ -20,6 +20,7 @@ from credence_client.models import (
     AdminSearchResults,
     AuditPage,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -318,6 +319,12 @@ def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
 
 
 # Predicate schemas
+def consolidate(agent: str, dry_run: bool, steps: dict[str, bool] | None,
+                thresholds: dict[str, float] | None) -> Call[Consolidation]:
+    body = {"agent": agent, "dry_run": dry_run, **set_only(steps=steps, thresholds=thresholds)}
+    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation))
+
+
 def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:
     return Call("PUT", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, json=schema, read=_model(PredicateSchema))
 

@@ -11,9 +11,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 
+from credence_client import Credence
+from credence_client.cli import main
 from graph.consolidation import ChatCompletions, Request
 from graph.consolidation import apply as applying
 from graph.core.errors import InvalidInput
@@ -50,8 +53,8 @@ def seed(client, agent) -> dict[str, dict]:
                      provenance={"source": "inference"}),
         "tea3": post(client, agent, "The user prefers green tea every morning",
                      provenance={"source": "document", "ref": "doc-1"}),
-        "blue": post(client, agent, "The user's favourite colour is blue", claim=claim("user", "favourite_colour", "blue"),
-                     provenance={"source": "user_explicit"}),
+        "blue": post(client, agent, "The user's favourite colour is blue",
+                     claim=claim("user", "favourite_colour", "blue"), provenance={"source": "user_explicit"}),
         "green": post(client, agent, "The user's favourite colour is green",
                       claim=claim("user", "favourite_colour", "green"), provenance={"source": "user_explicit"}),
         "peanuts": post(client, agent, "The user is allergic to peanuts", claim=claim("user", "allergy", "peanuts"),
@@ -270,7 +273,7 @@ def test_bad_input_is_refused_by_name_in_the_api_and_in_the_domain(client, servi
 def test_scoped_keys_preview_with_read_and_apply_with_admin(client, agent):
     post(client, agent, "The user prefers window seats on trains")
     post(client, agent, "The user prefers window seats on the train")
-    reader, writer, admin = issue(client, "read", [agent]), issue(client, "write", [agent]), issue(client, "admin", [agent])
+    reader, writer, admin = (issue(client, role, [agent]) for role in ("read", "write", "admin"))
     body = {"agent": agent, "dry_run": True}
     assert client.post("/v1/consolidate", json=body, headers=bearer(reader)).json()["deduplicated"] == 1
     assert client.post("/v1/consolidate", json={**body, "agent": agent + "-x"},
@@ -284,11 +287,31 @@ def test_scoped_keys_preview_with_read_and_apply_with_admin(client, agent):
     assert client.post("/v1/consolidate", json=forced, headers=bearer(admin)).json()["changes"] == []
 
 
+def test_the_command_line_previews_and_applies(client, agent, capsys):
+    post(client, agent, "The user prefers window seats on trains")
+    post(client, agent, "The user prefers window seats on the train")
+    api = Credence(http=client, actor="cli-test")
+    assert main(["consolidate", agent, "--dry-run"], api=api) == 0
+    preview = json.loads(capsys.readouterr().out)
+    assert preview["dry_run"] and preview["deduplicated"] == 1
+    assert main(["consolidate", agent, "--skip", "entities", "--threshold", "duplicate_similarity=0.99"], api=api) == 0
+    strict = json.loads(capsys.readouterr().out)
+    assert strict["steps"] == ["duplicates", "contradictions", "corroboration", "digests"]
+    assert strict["thresholds"]["duplicate_similarity"] == 0.99 and strict["deduplicated"] == 0
+    assert main(["consolidate", agent], api=api) == 0
+    done = json.loads(capsys.readouterr().out)
+    assert done["changes"] == preview["changes"] and done["after"]["active"] == 1
+    [merge] = client.get("/v1/audit", params={"agent": agent, "op": "merge"}).json()["items"]
+    assert merge["actor"] == "cli-test"
+    assert main(["consolidate", agent, "--threshold", "duplicate_similarity=2"], api=api) == 1
+    assert "thresholds.duplicate_similarity" in capsys.readouterr().err
+
+
 class _ChatCompletions(BaseHTTPRequestHandler):
     """A chat-completions endpoint that answers with the events it was given, counted."""
-    asked: list[dict] = []
+    asked: ClassVar[list[dict]] = []
 
-    def do_POST(self) -> None:  # noqa: N802 (the standard library's name)
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         type(self).asked.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
         events = body["messages"][-1]["content"].count("\n") + 1
