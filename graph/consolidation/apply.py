@@ -6,6 +6,7 @@ a run that dies half way leaves a prefix of the plan applied, and the next run p
 the graph ends as one run leaves it. Every change leaves its audit record in its transaction."""
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -52,6 +53,7 @@ def chunks(items: Sequence[T], size: int) -> list[Sequence[T]]:
 class Outcome:
     applied: list[Change] = field(default_factory=list)
     skipped: int = 0
+    timings: dict[str, float] = field(default_factory=dict)  # seconds each step's transactions took
 
 
 @dataclass
@@ -71,15 +73,17 @@ class Applier:
 
     async def apply(self, plan: Plan) -> Outcome:
         self.total = len(plan.changes())
-        await self._step(plan.merges, self.batch, self._merges)
-        await self._step(plan.conflicts, self.batch, self._conflicts)
-        await self._step(plan.corroborations, self.batch, self._corroborations)
-        await self._step(plan.digests, min(self.batch, DIGEST_BATCH), self._digests)
-        await self._step(plan.entity_merges, 1, self._entity_merge)
-        await self._step(plan.prunes, min(self.batch, PRUNE_BATCH), self._prunes)
+        await self._step("duplicates", plan.merges, self.batch, self._merges)
+        await self._step("contradictions", plan.conflicts, self.batch, self._conflicts)
+        await self._step("corroboration", plan.corroborations, self.batch, self._corroborations)
+        await self._step("digests", plan.digests, min(self.batch, DIGEST_BATCH), self._digests)
+        await self._step("entities", plan.entity_merges, 1, self._entity_merge)
+        await self._step("prune", plan.prunes, min(self.batch, PRUNE_BATCH), self._prunes)
         return self.outcome
 
-    async def _step(self, ops: Sequence[T], size: int, run: Callable[[Sequence[T]], Awaitable[list[Change]]]) -> None:
+    async def _step(self, name: str, ops: Sequence[T], size: int,
+                    run: Callable[[Sequence[T]], Awaitable[list[Change]]]) -> None:
+        started = time.perf_counter()
         for batch in chunks(ops, size):
             applied = await run(batch)
             self.outcome.applied += applied
@@ -87,6 +91,8 @@ class Applier:
             self.done += len(batch)
             if self.progress is not None:
                 await self.progress(self.done, self.total)
+        if ops:
+            self.outcome.timings[f"apply {name}"] = time.perf_counter() - started
 
     def _entry(self, op: str, memory_ids: Sequence[str], before: dict[str, Any] | None,
                after: dict[str, Any]) -> Entry:
@@ -247,13 +253,10 @@ class Applier:
         assert self.prune_cutoff is not None, "the service sets the cutoff its plan used"
         still = {r["id"]: r for r in await tx.many("consolidation/prunable", agent=self.agent,
                                                    cutoff=iso(self.prune_cutoff), ids=[op.found.id for op in batch])}
-        applied = []
-        for op in batch:
-            row = still.get(op.found.id)
-            if row is None:
-                continue
-            removed = await hard_delete_in(tx, self.agent, op.found.id, self.actor, op=OP_PRUNE, job_id=self.job_id,
-                                           after={"reason": row["reason"], "status": row["status"]})
-            if removed is not None:
-                applied.append(op.change)
-        return applied
+        if not still:
+            return []
+        # Deleted together: the scrub of their ids is one pass over the tenant, not one per memory.
+        deleted, _ = await hard_delete_in(tx, self.agent, sorted(still), self.actor, op=OP_PRUNE, job_id=self.job_id,
+                                          why={i: {"reason": r["reason"], "status": r["status"]}
+                                               for i, r in still.items()})
+        return [op.change for op in batch if op.found.id in deleted]

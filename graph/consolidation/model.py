@@ -161,3 +161,4 @@ class Report:
     duration_ms: int
     skipped: int  # planned changes a concurrent write made moot before they were applied
     changes: tuple[Change, ...] = field(default_factory=tuple)
+    timings: tuple[tuple[str, float], ...] = ()  # seconds per part (plan snapshot, plan duplicates, apply ...)

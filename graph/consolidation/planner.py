@@ -5,6 +5,7 @@ plan in order does exactly what it says. A dry run answers the plan; a forced ru
 same way and applies it (graph/consolidation/apply.py)."""
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -76,6 +77,7 @@ class Plan:
     digests: list[Digest] = field(default_factory=list)
     entity_merges: list[EntityMerge] = field(default_factory=list)
     prunes: list[Prune] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds each part of planning took
 
     def changes(self) -> list[Change]:
         steps: list[list] = [self.merges, self.conflicts, self.corroborations, self.digests, self.entity_merges,
@@ -88,18 +90,22 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
     agent, t, steps = request.agent, request.thresholds, request.steps
     total, active = await snapshot.counts(runner, agent)
     result = Plan(agent, Counts(total, active))
-    done = 0
+    done, clock = 0, time.perf_counter()
 
-    async def step_done() -> None:
-        nonlocal done
+    async def step_done(name: str) -> None:
+        nonlocal done, clock
+        result.timings[f"plan {name}"] = time.perf_counter() - clock
         done += 1
         if progress is not None:
             await progress(done, len(steps.on()))
+        clock = time.perf_counter()
 
     items = await snapshot.active(runner, agent, now) if any(
         (steps.duplicates, steps.contradictions, steps.corroboration, steps.digests)) else {}
     schema_of = beliefs.schemas_by_predicate(await snapshot.schemas(runner, agent)) if any(
         (steps.duplicates, steps.contradictions)) else beliefs.schemas_by_predicate({})
+    result.timings["plan snapshot"] = time.perf_counter() - clock
+    clock = time.perf_counter()
 
     if steps.duplicates:
         probes = sorted(i.id for i in items.values() if i.embedded and i.category != duplicates.DIGEST_CATEGORY)
@@ -107,7 +113,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
         dedup_policy = lambda predicate: schema_of(predicate).dedup_policy  # noqa: E731
         for group in duplicates.groups(items, near, t.duplicate_similarity, dedup_policy):
             result.merges.append(_merge(items, group, now))
-        await step_done()
+        await step_done("duplicates")
 
     if steps.contradictions:
         linked = await snapshot.contradicted(runner, agent)
@@ -121,7 +127,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
             result.conflicts.append(Conflict(found, (new.claim, old.claim),
                                              (new.trust_with(len(new.sources), new.source_type, now),
                                               old.trust_with(len(old.sources), old.source_type, now)), change))
-        await step_done()
+        await step_done("contradictions")
 
     if steps.corroboration:
         for gain in beliefs.corroborations([i for i in items.values() if i.claim is not None]):
@@ -134,7 +140,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
                 f"corroboration {len(item.sources)} -> {len(item.sources) + len(gain.sources)}"),
                 trust_before=item.trust, trust_after=after)
             result.corroborations.append(Corroborate(gain, item.claim, change))
-        await step_done()
+        await step_done("corroboration")
 
     if steps.digests:
         events = digests.candidates(items.values(), now, t.digest_min_age_days)
@@ -152,7 +158,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
                 f"{t.digest_min_age_days:g} days old ({summariser.name} summary)"),
                 score=round(cluster.cohesion(), 4), text=text)
             result.digests.append(Digest(ident, members, text, change))
-        await step_done()
+        await step_done("digests")
 
     if steps.entities:
         for pair in entity_names.duplicates(await snapshot.entities(runner, agent), t.entity_similarity):
@@ -160,7 +166,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
                 f"{pair.gone_name!r} is {pair.similarity:.0%} similar to {pair.keep_name!r} (threshold "
                 f"{t.entity_similarity:.0%}); the entity with more mentions stays"), score=pair.similarity)
             result.entity_merges.append(EntityMerge(pair, change))
-        await step_done()
+        await step_done("entities")
 
     if steps.prune:
         cutoff = now - timedelta(days=t.retention_days)
@@ -169,7 +175,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
                 f"{stale.reason} since {stale.since:%Y-%m-%d}, past the retention of {t.retention_days:g} days"
                 if stale.since else f"{stale.reason}, past the retention of {t.retention_days:g} days"))
             result.prunes.append(Prune(stale, change))
-        await step_done()
+        await step_done("prune")
     return result
 
 

@@ -3,7 +3,9 @@ answers the plan, a forced run computes it the same way and applies exactly it. 
 API, or as a job through `job.handler` with the job's id and progress."""
 from __future__ import annotations
 
+import logging
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 from graph import audit
@@ -19,6 +21,8 @@ from graph.entities.service import EntityService
 from graph.retrieval.cosine_scale import CosineScale
 from graph.store.gateway import GraphRunner
 from graph.writes.service import WriteService
+
+log = logging.getLogger(__name__)
 
 
 class ConsolidationService:
@@ -40,6 +44,7 @@ class ConsolidationService:
         plan = await planner.plan(self.runner, checked, now, summariser=self.summariser,
                                   vector_max_k=self.vector_max_k, scale=self.scale,
                                   progress=progress if checked.dry_run else None)
+        timings = dict(plan.timings)
         if checked.dry_run:
             changes, skipped = plan.changes(), 0
             after = _projected(plan)
@@ -49,8 +54,13 @@ class ConsolidationService:
                               prune_cutoff=now - timedelta(days=checked.thresholds.retention_days))
             outcome = await applier.apply(plan)
             changes, skipped = outcome.applied, outcome.skipped
+            timings.update(outcome.timings)
             after = Counts(*await snapshot.counts(self.runner, checked.agent))
-        report = _report(checked, plan, changes, skipped, after, started)
+        report = replace(_report(checked, plan, changes, skipped, after, started),
+                         timings=tuple((k, round(v, 3)) for k, v in timings.items()))
+        log.info("consolidated %s%s: %d change(s), %d skipped, %d ms (%s)", checked.agent,
+                 " (dry run)" if checked.dry_run else "", len(changes), skipped, report.duration_ms,
+                 ", ".join(f"{k} {v:.2f}s" for k, v in report.timings))
         if not checked.dry_run and changes:
             await self.runner.write_tx(lambda tx: audit.record(
                 tx, checked.agent, OP_CONSOLIDATE, actor, [], after=_summary(report), job_id=checked.job_id))
