@@ -5,6 +5,7 @@ answers exactly the changes the forced run then makes; the run is explainable, a
 resumable after a failure half way, and leaves a look-alike tenant untouched."""
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from contextlib import contextmanager
@@ -17,9 +18,10 @@ import pytest
 
 from credence_client import Credence
 from credence_client.cli import main
-from graph.consolidation import ChatCompletions, Request
+from graph.consolidation import ChatCompletions, Request, handler
 from graph.consolidation import apply as applying
 from graph.core.errors import InvalidInput
+from graph.memories.model import Claim, NewMemory, Provenance
 from tests.helpers import assert_problem, list_all
 from tests.integration.test_api_keys import bearer, issue
 
@@ -353,3 +355,56 @@ def test_an_llm_summariser_behind_the_same_interface_writes_the_digest(client, s
     assert asked["body"]["model"] == "tiny-model" and asked["body"]["temperature"] == 0
     stored = client.get(f"/v1/memories/{digest['target']}", params={"agent": agent}).json()
     assert stored["text"] == digest["text"]
+
+
+class Job:
+    """What the job queue hands a handler: the job's id, agent and actor, and its progress."""
+
+    def __init__(self, agent: str) -> None:
+        self.job_id, self.agent, self.actor = f"job-{agent}", agent, "scheduler"
+        self.reported: list[tuple[int, int]] = []
+
+    async def progress(self, done: int, total: int) -> None:
+        self.reported.append((done, total))
+
+
+def test_as_a_job_every_record_carries_the_job_id_and_progress_is_reported(client, services, run, agent):
+    seed(client, agent)
+    job = Job(agent)
+    handle = handler(services.consolidation)
+    preview = run(handle, job, {"dry_run": True})
+    assert preview["job_id"] == job.job_id and job.reported[-1] == (5, 5)  # five steps planned
+    job.reported.clear()
+    result = run(handle, job, {"steps": {"entities": False}})
+    assert [c["kind"] for c in result["changes"]] == [c["kind"] for c in preview["changes"]
+                                                      if c["kind"] != "entity_merge"]
+    assert job.reported[-1] == (len(result["changes"]), len(result["changes"]))
+    records = client.get("/v1/audit", params={"agent": agent, "actor": "scheduler", "limit": 500}).json()["items"]
+    assert {o["op"] for o in records} >= {"merge", "contradiction", "corroborate", "digest", "store", "consolidate"}
+    assert {o["job_id"] for o in records} == {job.job_id}
+    with pytest.raises(InvalidInput) as refused:
+        run(handle, job, {"force": True})
+    assert refused.value.field == "params.force"
+
+
+def test_writers_of_the_same_beliefs_during_a_run_corrupt_nothing(client, services, run, agent):
+    """Claims written to the slots a run is changing, while it runs: afterwards no rival pair stands
+    without a conflict, and every belief's corroboration is its number of sources."""
+    seed(client, agent)
+    colours = ["red", "teal", "ochre", "navy", "plum", "sand"]
+
+    async def together():
+        async def writer(i: int):
+            return await services.writes.store(NewMemory(
+                agent=agent, text=f"The user's favourite colour is {colours[i]}",
+                claim=Claim("user", "favourite_colour", colours[i]), provenance=Provenance("document", f"d{i}")))
+        return await asyncio.gather(services.consolidation.consolidate(Request(agent=agent)),
+                                    *(writer(i) for i in range(len(colours))))
+
+    report, *_ = run(together)
+    assert report.skipped >= 0
+    after = consolidate(client, agent, True, steps={"duplicates": False, "digests": False, "entities": False})
+    assert after["contradictions"]["pending"] == 0 and after["corroborated"] == 0, after["changes"]
+    for memory in list_all(client, agent, **ALL):
+        sources = client.get(f"/v1/memories/{memory['id']}/explain", params={"agent": agent}).json()["sources"]
+        assert memory["corroboration"] == len(sources), memory
