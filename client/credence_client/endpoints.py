@@ -65,6 +65,10 @@ class Call(Generic[T]):
     json: Any = None
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
+    timeout: float | None = None  # seconds, for a call that may take longer than the client's default
+
+    def http_timeout(self) -> Any:
+        return self.timeout if self.timeout is not None else httpx.USE_CLIENT_DEFAULT
 
     def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)
@@ -319,10 +323,14 @@ def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
 
 
 # Predicate schemas
+CONSOLIDATE_TIMEOUT = 900.0
+
+
 def consolidate(agent: str, dry_run: bool, steps: dict[str, bool] | None,
                 thresholds: dict[str, float] | None) -> Call[Consolidation]:
     body = {"agent": agent, "dry_run": dry_run, **set_only(steps=steps, thresholds=thresholds)}
-    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation))
+    # A forced run of a large tenant takes a minute or more (docs/consolidation.md).
+    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation), timeout=CONSOLIDATE_TIMEOUT)
 
 
 def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:

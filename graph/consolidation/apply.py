@@ -111,28 +111,36 @@ class Applier:
             subject, predicate = slots[key]
             await tx.scalar("beliefs/lock_slot", agent=self.agent, key=key, subject=subject, predicate=predicate,
                             now=iso(now))
-        rows = await tx.many("consolidation/merge", agent=self.agent, now=iso(now), groups=[{
-            "survivor": op.group.survivor, "tags": list(op.tags), "importance": op.importance,
-            "source_type": op.source_type, "expires_at": iso(op.expires_at),
-            "members": [{"id": m, "note": f"near-duplicate, cosine {cos:.3f}"} for m, cos in op.group.members]}
-            for op in batch])
-        by_survivor = {r["survivor"]: r for r in rows}
+        groups = {op.group.survivor: op for op in batch}
+        merged = {r["survivor"]: tuple(r["merged"]) for r in await tx.many(
+            "consolidation/merge", agent=self.agent, now=iso(now), groups=[{
+                "survivor": op.group.survivor,
+                "members": [{"id": m, "note": f"near-duplicate, cosine {cos:.3f}"} for m, cos in op.group.members]}
+                for op in batch]) if r["merged"]}
+        rows = [{"survivor": s, "merged": list(m), "tags": list(groups[s].tags), "importance": groups[s].importance,
+                 "source_type": groups[s].source_type, "expires_at": iso(groups[s].expires_at)}
+                for s, m in merged.items()]
+        terms = []
+        if rows:
+            await tx.scalar("consolidation/merge_finish", agent=self.agent, now=iso(now), rows=rows)
+            terms = await tx.many("consolidation/merge_survivors", agent=self.agent, now=iso(now), rows=rows)
+        by_survivor = {row["survivor"]: row for row in terms}
         trusts, entries, applied = [], [], []
-        for op in batch:
+        for op in batch:  # in plan order
             row = by_survivor.get(op.group.survivor)
             if row is None:
                 continue
-            merged = tuple(row["merged"])
+            done = merged[op.group.survivor]
             trust = trust_now(row, now)
             trusts.append({"id": op.group.survivor, "trust": trust})
             cosines = dict(op.group.members)
-            entries.append(self._entry(OP_MERGE, [op.group.survivor, *merged],
-                                       before={"trust": row["trust_before"], "status": dict.fromkeys(merged, ACTIVE)},
-                                       after={"survivor": op.group.survivor, "archived": list(merged),
-                                              "cosine": {m: cosines[m] for m in merged}, "trust": trust,
+            entries.append(self._entry(OP_MERGE, [op.group.survivor, *done],
+                                       before={"trust": row["trust_before"], "status": dict.fromkeys(done, ACTIVE)},
+                                       after={"survivor": op.group.survivor, "archived": list(done),
+                                              "cosine": {m: cosines[m] for m in done}, "trust": trust,
                                               "corroboration": row["corroboration"],
                                               "source_type": row["source_type"], "reason": op.change.reason}))
-            applied.append(op.change if len(merged) == len(op.group.members) else replace(op.change, others=merged))
+            applied.append(op.change if len(done) == len(op.group.members) else replace(op.change, others=done))
         if trusts:
             await tx.scalar("consolidation/set_trust", agent=self.agent, rows=trusts)
         await audit.record_all(tx, self.agent, entries)
