@@ -26,7 +26,7 @@ from pathlib import Path
 from bench.corpus import memory_texts
 from bench.record import record
 from graph.beliefs.predicates import PredicateSchema
-from graph.consolidation import Report, Request
+from graph.consolidation import Report, Request, snapshot
 from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.memories.model import Claim, NewMemory, Provenance
 from graph.services import Services
@@ -53,9 +53,9 @@ def misspelt(full: str, rng: random.Random) -> str:
     return f"{first[:cut]}{first[cut + 1:]} {rest}"
 
 
-def corpus(n: int, seed: int) -> tuple[list[NewMemory], list[tuple[int, int]], int, int]:
-    """The memories in write order; the planted duplicate pairs (positions); how many to archive, and
-    where the archived ones start."""
+def corpus(n: int, seed: int) -> tuple[list[NewMemory], list[tuple[int, int]], set[frozenset[str]], int, int]:
+    """The memories in write order; the planted duplicate pairs (positions); the planted pairs of names
+    of one person; how many to archive, and where the archived ones start."""
     rng = random.Random(seed)
     now = datetime.now(UTC)
     dups, rivals, agree, events, people, stale = (int(n * f) for f in (0.05, 0.01, 0.01, 0.08, 0.01, 0.01))
@@ -70,11 +70,11 @@ def corpus(n: int, seed: int) -> tuple[list[NewMemory], list[tuple[int, int]], i
                              provenance=Provenance("user_implicit", f"chat-{i}")))
     for j in range(rivals // 2):
         a, b = rng.sample(CITIES, 2)
-        who = f"Client {name(j)}"
+        who = f"Client {name(j + 1_000)}"
         items += [NewMemory(agent=AGENT, text=f"{who} lives in {city}", claim=Claim(who, "home_city", city),
                             provenance=Provenance("document", f"crm-{j}-{k}")) for k, city in enumerate((a, b))]
     for j in range(agree // 2):
-        who = f"Guest {name(j)}"
+        who = f"Guest {name(j + 2_000)}"
         items += [NewMemory(agent=AGENT, text=f"{who} is vegetarian", claim=Claim(who, "diet", "vegetarian"),
                             provenance=Provenance("user_implicit", f"chat-{j}")),
                   NewMemory(agent=AGENT, text=f"Booking note: {who} asked for a vegetarian menu",
@@ -84,18 +84,20 @@ def corpus(n: int, seed: int) -> tuple[list[NewMemory], list[tuple[int, int]], i
         for day in range(4):
             items.append(NewMemory(agent=AGENT, memory_type="event", text=f"Trip to {city}, day {day + 1}: "
                                    f"{rng.choice(ACTIVITIES)}", event_at=start + timedelta(days=day)))
+    names: set[frozenset[str]] = set()
     for j in range(people // 2):
-        full = name(j)
+        full, other = name(j), misspelt(name(j), rng)
+        names.add(frozenset((full, other)))
         items += [NewMemory(agent=AGENT, text=f"{full} works at {LAST[j % len(LAST)]} Consulting",
                             claim=Claim(full, "employer", f"{LAST[j % len(LAST)]} Consulting")),
-                  NewMemory(agent=AGENT, text=f"{misspelt(full, rng)} lives in {rng.choice(CITIES)}",
-                            claim=Claim(misspelt(full, rng), "lives_in", rng.choice(CITIES)))]
+                  NewMemory(agent=AGENT, text=f"{other} lives in {rng.choice(CITIES)}",
+                            claim=Claim(other, "lives_in", rng.choice(CITIES)))]
     archive_from = len(items)
     for j in range(stale):
         expired = j % 2 == 0
         items.append(NewMemory(agent=AGENT, text=f"Parking permit {j} for the old office",
                                expires_at=datetime(2020, 1, 1, tzinfo=UTC) if expired else None))
-    return items, pairs, stale, archive_from
+    return items, pairs, names, stale, archive_from
 
 
 async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
@@ -105,7 +107,7 @@ async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
     try:
         await services.predicates.put(AGENT, [PredicateSchema("home_city", cardinality="multi"),
                                               PredicateSchema("diet", dedup_policy="store")])
-        items, pairs, stale, archive_from = corpus(args.memories, args.seed)
+        items, pairs, names, stale, archive_from = corpus(args.memories, args.seed)
         t0 = time.perf_counter()
         ids: list[str] = []
         for start in range(0, len(items), 500):
@@ -119,13 +121,18 @@ async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
         print(f"{args.backend}: {len(items):,} memories written in {written:.0f} s, index warmed in "
               f"{time.perf_counter() - t0:.0f} s", flush=True)
         request = Request(agent=AGENT, thresholds={"retention_days": 0})
+        entities_before = await snapshot.entities(services.runner, AGENT)
         preview = await services.consolidation.consolidate(replace(request, dry_run=True))
         print(f"dry run: {preview.duration_ms / 1000:.1f} s, {len(preview.changes):,} changes", flush=True)
         done = await services.consolidation.consolidate(request)
         print(f"forced run: {done.duration_ms / 1000:.1f} s, {len(done.changes):,} changes", flush=True)
-        merged = {(c.target, o) for c in done.changes if c.kind == "merge" for o in c.others}
-        found = sum(1 for a, b in pairs if (ids[a], ids[b]) in merged or (ids[b], ids[a]) in merged)
-        return preview, done, {"written": written, "planted": len(pairs), "found": found}
+        group = {o: c.target for c in done.changes if c.kind == "merge" for o in c.others}
+        found = sum(1 for a, b in pairs if group.get(ids[a], ids[a]) == group.get(ids[b], ids[b]))
+        named = {e.id: e.name for e in entities_before}
+        merges = [frozenset((named[c.target], named[c.others[0]])) for c in done.changes if c.kind == "entity_merge"]
+        return preview, done, {"written": written, "planted": len(pairs), "found": found, "names": len(names),
+                               "names_found": sum(1 for m in merges if m in names),
+                               "names_extra": sum(1 for m in merges if m not in names)}
     finally:
         await services.close()
 
@@ -135,9 +142,11 @@ def section(args: argparse.Namespace, preview: Report, done: Report, facts: dict
                f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end "
                "(the machine was shared: provisional)")
     counts = (f"{done.deduplicated:,} near-duplicates archived (planted pairs merged: {facts['found']:,} of "
-              f"{facts['planted']:,}), {done.contradictions_pending:,} contradictions made pending, "
+              f"{facts['planted']:,}; the rest are the corpus's own near-identical texts), "
+              f"{done.contradictions_pending:,} contradictions made pending, "
               f"{done.corroborated:,} memories corroborated, {done.digests:,} digests of "
-              f"{done.digested_memories:,} events, {done.entities_merged:,} entities merged, "
+              f"{done.digested_memories:,} events, {done.entities_merged:,} entities merged (planted pairs "
+              f"{facts['names_found']} of {facts['names']}, other pairs {facts['names_extra']}), "
               f"{done.pruned_archived + done.pruned_expired:,} memories pruned; {done.skipped} skipped")
     parts = dict(done.timings)
     rows = "\n".join(f"| {k} | {preview_s:.2f} | {parts.get(k, 0.0):.2f} |" for k, preview_s in preview.timings)

@@ -13,7 +13,7 @@ from graph.core.timeutil import iso
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.store.gateway import GraphRunner
 
-PAGE = 5_000  # memories read per statement
+PAGE = 20_000  # memories read per statement
 PROBES = 250  # memories whose neighbours one statement asks the index for
 FIRST_K = 16  # neighbours asked for first; a page full of near-duplicates asks again, four times as many
 
