@@ -6,12 +6,15 @@ a run that dies half way leaves a prefix of the plan applied, and the next run p
 the graph ends as one run leaves it. Every change leaves its audit record in its transaction."""
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, TypeVar
+
+import numpy as np
 
 from graph import audit
 from graph.audit import Entry
@@ -35,7 +38,7 @@ from graph.core.vocab import (
 )
 from graph.entities.service import EntityService
 from graph.memories.model import NewMemory, Provenance
-from graph.memories.service import hard_delete_in
+from graph.memories.service import hard_delete_many_in
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.service import Prepared, WriteService
 
@@ -43,6 +46,11 @@ T = TypeVar("T")
 PRUNE_BATCH = 25  # a hard delete is several statements: fewer per transaction
 DIGEST_BATCH = 50  # digests embedded in one model call and written in one transaction
 DIGEST_SOURCE = Provenance("inference", "consolidation")
+
+
+async def _rows_of(vectors: Awaitable[np.ndarray], keep: list[int]) -> np.ndarray:
+    """The vectors of the kept items, in their order (a digest whose members changed is not written)."""
+    return (await vectors)[keep]
 
 
 def chunks(items: Sequence[T], size: int) -> list[Sequence[T]]:
@@ -217,7 +225,10 @@ class Applier:
                            sensitivity=op.members[0].sensitivity, provenance=DIGEST_SOURCE, secrets="redact")
                  for op in batch]
         prepared = await self.writes.prepare(items, "digests", ids=[op.id for op in batch])
-        applied = await self.runner.write_tx(lambda tx: self._digest_tx(tx, batch, prepared))
+        try:
+            applied = await self.runner.write_tx(lambda tx: self._digest_tx(tx, batch, prepared))
+        finally:
+            prepared.discard()
         if applied:
             self.writes.on_vectors_written()
         return applied
@@ -231,9 +242,10 @@ class Applier:
         keep = [i for i, op in enumerate(batch) if op.id in ready]
         if not keep:
             return []
-        await self.writes.write_prepared(tx, Prepared([prepared.items[i] for i in keep],
-                                                      [prepared.rows[i] for i in keep],
-                                                      [prepared.redacted[i] for i in keep]), self.actor, self.job_id)
+        chosen_vectors = asyncio.ensure_future(_rows_of(prepared.vectors(), keep))
+        await self.writes.write(tx, Prepared([prepared.items[i] for i in keep], [prepared.rows[i] for i in keep],
+                                             [prepared.redacted[i] for i in keep], chosen_vectors),
+                                self.actor, self.job_id)
         chosen = [batch[i] for i in keep]
         await tx.scalar("consolidation/link_digests", agent=self.agent, now=iso(now), rows=[
             {"digest": op.id, "members": [m.id for m in op.members], "note": op.change.reason} for op in chosen])
@@ -264,7 +276,7 @@ class Applier:
         if not still:
             return []
         # Deleted together: the scrub of their ids is one pass over the tenant, not one per memory.
-        deleted, _ = await hard_delete_in(tx, self.agent, sorted(still), self.actor, op=OP_PRUNE, job_id=self.job_id,
-                                          why={i: {"reason": r["reason"], "status": r["status"]}
-                                               for i, r in still.items()})
+        deleted, _ = await hard_delete_many_in(
+            tx, self.agent, sorted(still), self.actor, op=OP_PRUNE, job_id=self.job_id,
+            why={i: {"reason": r["reason"], "status": r["status"]} for i, r in still.items()})
         return [op.change for op in batch if op.found.id in deleted]

@@ -89,14 +89,12 @@ class MemoryService:
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         check_agent(agent)
+
         async def work(tx: Tx) -> Memory:
-            row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
-            if row is None:
+            archived = await archive_in(tx, agent, memory_id, actor)
+            if archived is None:
                 raise NotFound("memory", memory_id)
-            if row["previous"] != ARCHIVED:
-                await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
-                                   after={"status": ARCHIVED})
-            return memory_from_map(row["memory"], row["claim"])
+            return archived
 
         return await self.runner.write_tx(work)
 
@@ -107,8 +105,8 @@ class MemoryService:
         check_agent(agent)
 
         async def work(tx: Tx) -> int:
-            found, removed = await hard_delete_in(tx, agent, [memory_id], actor)
-            if not found:
+            removed = await hard_delete_in(tx, agent, memory_id, actor)
+            if removed is None:
                 raise NotFound("memory", memory_id)
             return removed
 
@@ -153,15 +151,56 @@ class MemoryService:
         return Page(items=items, next_cursor=next_cursor)
 
 
-async def hard_delete_in(tx: Tx, agent: str, memory_ids: Sequence[str], actor: str, *, op: str = OP_HARD_DELETE,
-                         job_id: str | None = None,
-                         why: dict[str, dict[str, Any]] | None = None) -> tuple[set[str], int]:
-    """Hard deletes in the caller's transaction (the API's one memory, or the memories a maintenance
-    job prunes together): each memory, its relationships, every node only it referenced, its
-    conflicts, its idempotency answers and every mention of its id, scrubbed in one pass for all of
-    them. Each deletion is audited under `op` without content (`why[id]` may add why). Answers the
-    ids the tenant had (the others are left alone) and how many nodes only they referenced went
-    with them (claims, entities, sources)."""
+def _audited(fields: dict[str, Any]) -> dict[str, Any]:
+    """A patch's fields as its audit record holds them: instants as ISO-8601 text."""
+    return {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
+
+
+def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
+    """What the fields a patch changed held before it, as the audit record holds them."""
+    before: dict[str, Any] = {}
+    for name in clean:
+        value = previous.get(name)
+        if name == "metadata":
+            value = loads_readable(value, MAX_METADATA_DEPTH)
+        elif name in PATCH_INSTANTS:
+            value = from_graph(value)
+        before[name] = value
+    return _audited(before)
+
+
+async def archive_in(tx: Tx, agent: str, memory_id: str, actor: str, *, job_id: str | None = None,
+                     after: dict[str, Any] | None = None) -> Memory | None:
+    """Archives a memory in the caller's transaction (the API's, or a pipeline's or a job's that
+    changes more at once); `after` adds why to the audit record. None when the tenant has no such memory."""
+    row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+    if row is None:
+        return None
+    if row["previous"] != ARCHIVED:
+        await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
+                           after={"status": ARCHIVED, **(after or {})}, job_id=job_id)
+    return memory_from_map(row["memory"], row["claim"])
+
+
+async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str, *, op: str = OP_HARD_DELETE,
+                         job_id: str | None = None, after: dict[str, Any] | None = None) -> int | None:
+    """A hard delete in the caller's transaction (the API's, or a pipeline's or a maintenance job's):
+    the memory, its relationships, every node only it referenced, its conflicts, its idempotency
+    answers, and every mention of its id; the deletion is audited under `op` without content (`after`
+    may add why). None when the tenant has no such memory; otherwise the nodes removed besides it."""
+    found, removed = await hard_delete_many_in(tx, agent, [memory_id], actor, op=op, job_id=job_id,
+                                               why={memory_id: after or {}})
+    return removed if found else None
+
+
+async def hard_delete_many_in(tx: Tx, agent: str, memory_ids: Sequence[str], actor: str, *,
+                              op: str = OP_HARD_DELETE, job_id: str | None = None,
+                              why: dict[str, dict[str, Any]] | None = None) -> tuple[set[str], int]:
+    """Hard deletes of several memories at once, in the caller's transaction (a maintenance job that
+    prunes a batch): as `hard_delete_in` for each, with every mention of their ids scrubbed in one
+    pass over the tenant instead of one per memory. Each deletion has its own audit record (`why[id]`
+    may add why). Answers the ids the tenant had (the others are left alone) and how many nodes only
+    they referenced went with them."""
     reach = await tx.one("memories/hard_delete_reach", agent=agent, ids=list(memory_ids))
     found = set(reach["found"])
     if not found:
@@ -182,21 +221,3 @@ async def hard_delete_in(tx: Tx, agent: str, memory_ids: Sequence[str], actor: s
     await audit.record_all(tx, agent, [Entry(op, actor, [], after={"id": i, **(why or {}).get(i, {})}, job_id=job_id)
                                        for i in ids])
     return found, removed
-
-
-def _audited(fields: dict[str, Any]) -> dict[str, Any]:
-    """A patch's fields as its audit record holds them: instants as ISO-8601 text."""
-    return {k: iso(v) if isinstance(v, datetime) else v for k, v in fields.items()}
-
-
-def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
-    """What the fields a patch changed held before it, as the audit record holds them."""
-    before: dict[str, Any] = {}
-    for name in clean:
-        value = previous.get(name)
-        if name == "metadata":
-            value = loads_readable(value, MAX_METADATA_DEPTH)
-        elif name in PATCH_INSTANTS:
-            value = from_graph(value)
-        before[name] = value
-    return _audited(before)

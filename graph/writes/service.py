@@ -10,10 +10,13 @@ A duplicate claim adds memories/get_many, to answer with the memory it corrobora
 in one batch see each other as if written one by one."""
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
@@ -37,7 +40,7 @@ from graph.core.vocab import (
     SUPERSEDED,
 )
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.model import NewMemory, StoreResult
+from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
@@ -73,16 +76,23 @@ class WriteService:
         """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
         decided in order, so claims in one batch see each other."""
         prepared = await self.prepare(items, field_prefix)
-        async with self.slots.hold(prepared.slot_keys()):
-            stored = await self.runner.write_tx(lambda tx: self.write_prepared(tx, prepared, actor))
+        try:
+            if not prepared.claimed:
+                await prepared.vectors()  # nothing to overlap: open the transaction once the vectors exist
+            async with self.slots.hold(prepared.slot_keys()):
+                stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
+        finally:
+            prepared.discard()
         self.on_vectors_written()
         return stored
 
     async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories",
                       ids: Sequence[str] | None = None) -> Prepared:
-        """Everything a write does before the database: secrets screened, every item checked,
-        embedded in one model call. `ids`: the new memories' ids, when the caller fixes them (a
-        consolidation digest's follows from its members); otherwise each gets a fresh UUID."""
+        """Everything a write does before the database: secrets screened, every item checked, the
+        texts' embedding started (one model call). A pipeline that writes more than memories in one
+        transaction (ingestion, consolidation) prepares, holds `self.slots` for `slot_keys()`, calls
+        `write` inside its own transaction, and `discard`s what it did not write. `ids`: the new
+        memories' ids, when the caller fixes them; otherwise each gets a fresh UUID."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
@@ -95,20 +105,20 @@ class WriteService:
         items, redacted = screen_many(list(items), field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
-        vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [memory_row(item, values, vector, now)
-                for item, values, vector in zip(items, checked, vectors, strict=True)]
+        rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
         for row, ident in zip(rows, ids or (), strict=False):
             row["props"]["id"] = check_uuid(ident, "ids")
-        return Prepared(list(items), rows, list(redacted))
+        # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
+        # need no vector, so `write` waits for the vectors only before memories/create (a claimed
+        # write holds its slot locks for that wait).
+        embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
+        return Prepared(list(items), rows, list(redacted), embedding)
 
-    async def write_prepared(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR,
-                             job_id: str | None = None) -> list[StoreResult]:
-        """The write itself, in the caller's transaction (store_many's, or one that adds its own
-        statements around it, such as a consolidation digest's edges). `job_id` marks its audit
-        records as a maintenance job's. The caller holds `self.slots` for prepared.slot_keys() when
-        the items carry claims."""
+    async def write(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR,
+                    job_id: str | None = None) -> list[StoreResult]:
+        """The prepared memories, written in the caller's transaction (retried whole by it). `job_id`
+        marks the audit records as a maintenance job's."""
         items, rows = prepared.items, prepared.rows
         tenants: dict[str, list[int]] = {}
         for i, item in enumerate(items):
@@ -118,25 +128,38 @@ class WriteService:
         for agent, positions in tenants.items():
             # A retried transaction starts again from fresh rows.
             fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-            results.update(await _write_tenant(tx, agent, fresh, actor, job_id))
-        stored = [results[i] for i in range(len(items))]
-        return [replace(result, redacted=spans) if spans else result
-                for result, spans in zip(stored, prepared.redacted, strict=True)]
+            results.update(await _write_tenant(tx, agent, fresh, actor, prepared, job_id))
+        return [replace(results[i], redacted=spans) if spans else results[i]
+                for i, spans in enumerate(prepared.redacted)]
 
 
-@dataclass(frozen=True)
+@dataclass
 class Prepared:
-    """Memories ready to write: screened, checked and embedded (WriteService.prepare)."""
+    """New memories screened, checked and being embedded, ready for `WriteService.write`."""
     items: list[NewMemory]
     rows: list[dict[str, Any]]
-    redacted: list[Any]  # the secrets redacted from each item, by position
+    redacted: list[tuple[SecretSpan, ...]]  # the secrets redacted from each item, by position
+    embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
+
+    @property
+    def claimed(self) -> bool:
+        return any(item.claim for item in self.items)
 
     def slot_keys(self) -> list[str]:
+        """The belief slots the write touches, for the process's slot queue."""
         return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
+
+    async def vectors(self) -> np.ndarray:
+        return await self.embedding
+
+    def discard(self) -> None:
+        """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
+        if not self.embedding.done():
+            self.embedding.cancel()
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
-                        actor: str, job_id: str | None = None) -> dict[int, StoreResult]:
+                        actor: str, prepared: Prepared, job_id: str | None) -> dict[int, StoreResult]:
     plain = [(i, row) for i, item, row in entries if item.claim is None]
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
@@ -158,6 +181,10 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    if creates:
+        vectors = await prepared.vectors()  # the whole write's, in its items' order
+        for i, _, row in entries:
+            row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     if claimed:
