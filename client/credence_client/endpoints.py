@@ -67,8 +67,9 @@ class Call(Generic[T]):
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
     timeout: float | None = None  # seconds, for a call that may take longer than the client's default
 
-    def http_timeout(self) -> Any:
-        return self.timeout if self.timeout is not None else httpx.USE_CLIENT_DEFAULT
+    def options(self) -> dict[str, Any]:
+        """The request's own options: its timeout, when it has one (else the client's)."""
+        return {"timeout": self.timeout} if self.timeout is not None else {}
 
     def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)

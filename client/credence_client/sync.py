@@ -84,7 +84,7 @@ class Credence:
         while True:
             try:
                 response = self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                              timeout=call.http_timeout(), headers=sent)
+                                              headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
