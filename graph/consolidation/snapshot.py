@@ -3,6 +3,7 @@ Cypher (cypher/consolidation/). Near-duplicate candidates come from the vector i
 memories per statement, never from comparing every pair."""
 from __future__ import annotations
 
+import asyncio
 from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime
@@ -16,6 +17,7 @@ from graph.store.gateway import GraphRunner
 PAGE = 20_000  # memories read per statement
 PROBES = 250  # memories whose neighbours one statement asks the index for
 FIRST_K = 16  # neighbours asked for first; a page full of near-duplicates asks again, four times as many
+PARALLEL = 2  # neighbour statements in flight at once: the database answers each on its own thread
 
 
 async def counts(runner: GraphRunner, agent: str) -> tuple[int, int]:
@@ -50,12 +52,17 @@ async def neighbours(runner: GraphRunner, agent: str, ids: Sequence[str], thresh
             found[a][b] = max(found[a].get(b, cosine), cosine)
             found[b][a] = found[a][b]
 
+    gate = asyncio.Semaphore(PARALLEL)
+
+    async def probe(batch: list[str], k: int) -> list[dict]:
+        async with gate:
+            return await runner.read("consolidation/neighbours", agent=agent, ids=batch, k=k, min_score=min_score)
+
     pending, k = list(ids), FIRST_K
     while pending:
         again: list[str] = []
-        for start in range(0, len(pending), PROBES):
-            rows = await runner.read("consolidation/neighbours", agent=agent, ids=pending[start:start + PROBES],
-                                     k=k, min_score=min_score)
+        pages = await asyncio.gather(*(probe(pending[i:i + PROBES], k) for i in range(0, len(pending), PROBES)))
+        for rows in pages:
             for row in rows:
                 for hit in row["hits"]:
                     note(row["id"], hit["id"], index_score_to_cosine(hit["score"]))
