@@ -43,7 +43,7 @@ from graph.store.gateway import GraphRunner, Tx
 from graph.writes.service import Prepared, WriteService
 
 T = TypeVar("T")
-PRUNE_BATCH = 25  # a hard delete is several statements: fewer per transaction
+PRUNE_BATCH = 100  # deleted together: one scrub pass over the tenant per batch
 DIGEST_BATCH = 50  # digests embedded in one model call and written in one transaction
 DIGEST_SOURCE = Provenance("inference", "consolidation")
 
