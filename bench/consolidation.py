@@ -110,8 +110,8 @@ async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
         items, pairs, names, stale, archive_from = corpus(args.memories, args.seed)
         t0 = time.perf_counter()
         ids: list[str] = []
-        for start in range(0, len(items), 500):
-            ids += [r.memory.id for r in await services.writes.store_many(items[start:start + 500])]
+        for start in range(0, len(items), 100):  # a claimed batch waits for its vectors inside its transaction
+            ids += [r.memory.id for r in await services.writes.store_many(items[start:start + 100])]
         for i in range(archive_from, archive_from + stale, 2):
             await services.memories.archive(AGENT, ids[i + 1])
         await services.predicates.put(AGENT, [PredicateSchema("home_city")])
