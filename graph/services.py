@@ -15,9 +15,13 @@ from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
+from graph.consolidation import ConsolidationService, Defaults, summariser_for
+from graph.consolidation import check_params as consolidation_params
+from graph.consolidation import handler as consolidation_job
 from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
+from graph.core.vocab import KIND_CONSOLIDATE
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
@@ -72,6 +76,7 @@ class Services:
     preferences: PreferenceService
     ask: AskService
     maintenance: Maintenance
+    consolidation: ConsolidationService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
@@ -108,7 +113,8 @@ class Services:
             estimate = estimator_for(settings.token_estimator, embedder)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
             preferences = PreferenceService(runner, settings.preferences_cache_seconds)
-            retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
+            scale = CosineScale(points["opposite"], points["orthogonal"])
+            retrieval = RetrievalService(runner, encoder, scale, access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
                                          keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j),
                                          preferences=preferences)
@@ -118,6 +124,9 @@ class Services:
                                   max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written,
                                   preferences=preferences)
             entities = EntityService(runner)
+            consolidation = ConsolidationService(runner, writes, entities, scale, defaults=Defaults.of(settings),
+                                                 summariser=summariser_for(settings),
+                                                 vector_max_k=settings.vector_max_k)
             llm = LlmRouter(settings.ask_llm_url, settings.ask_llm_model,
                             settings.ask_llm_api_key.get_secret_value() if settings.ask_llm_api_key else None,
                             settings.ask_llm_timeout) if settings.ask_llm_url else None
@@ -139,6 +148,7 @@ class Services:
 
                 watch_backend_process(backend_pid)
             maintenance = Maintenance(runner, settings)
+            maintenance.register(KIND_CONSOLIDATE, consolidation_job(consolidation), consolidation_params)
             maintenance.start()
         except BaseException:
             await backend.close()
@@ -157,8 +167,8 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, maintenance=maintenance, schema_applied=True, supervisor=supervisor,
-                   backend_pid=backend_pid)
+                   audit=memories.audit, maintenance=maintenance, consolidation=consolidation, schema_applied=True,
+                   supervisor=supervisor, backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""

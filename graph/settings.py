@@ -13,6 +13,19 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 # mcp_server.py): a shell may export them for both.
 CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR", "CREDENCE_AGENT", "CREDENCE_MCP_AGENT_ARGUMENT"}
 
+# Consolidation's thresholds (docs/consolidation.md): each setting's bounds, which a request's override
+# must keep too (graph/consolidation/model.py checks them). One home for both.
+CONSOLIDATION_BOUNDS: dict[str, tuple[float, float]] = {
+    "duplicate_similarity": (0.8, 1.0),
+    "entity_similarity": (0.7, 1.0),
+    "digest_similarity": (0.3, 1.0),
+    "digest_window_hours": (1.0, 744.0),
+    "digest_min_members": (2, 50),
+    "digest_min_age_days": (0.0, 3650.0),
+    "retention_days": (0.0, 36500.0),
+}
+_CB = CONSOLIDATION_BOUNDS
+
 
 def _neo4j(name: str) -> AliasChoices:
     # The standard NEO4J_* names work, and so do CREDENCE_NEO4J_* ones.
@@ -181,6 +194,52 @@ class Settings(BaseSettings):
         if value and not croniter.is_valid(value):
             raise ValueError(f"{value!r} is not a cron expression (minute hour day month weekday), or empty for never")
         return value
+
+    # -- consolidation (graph/consolidation, docs/consolidation.md) --------------------------------------
+    consolidation_duplicate_similarity: float = Field(
+        0.95, ge=_CB["duplicate_similarity"][0], le=_CB["duplicate_similarity"][1],
+        description="Consolidation merges active memories whose cosine is at least this (and whose claims agree).")
+    consolidation_entity_similarity: float = Field(
+        0.85, ge=_CB["entity_similarity"][0], le=_CB["entity_similarity"][1],
+        description="Consolidation merges entities of one kind whose names are at least this similar (0..1).")
+    consolidation_digest_similarity: float = Field(
+        0.55, ge=_CB["digest_similarity"][0], le=_CB["digest_similarity"][1],
+        description="An event joins a digest's cluster when its cosine to the cluster's first event is at least this.")
+    consolidation_digest_window_hours: float = Field(
+        72.0, ge=_CB["digest_window_hours"][0], le=_CB["digest_window_hours"][1],
+        description="A digest's events all happened within this many hours of its first one.")
+    consolidation_digest_min_members: int = Field(
+        3, ge=int(_CB["digest_min_members"][0]), le=int(_CB["digest_min_members"][1]),
+        description="Fewest events a digest summarises.")
+    consolidation_digest_min_age_days: float = Field(
+        30.0, ge=_CB["digest_min_age_days"][0], le=_CB["digest_min_age_days"][1],
+        description="Only events at least this many days old are digested.")
+    consolidation_prune: bool = Field(
+        False, description="Consolidation may hard-delete archived and expired memories past their retention "
+                           "(off: the prune step is refused).")
+    consolidation_retention_days: float = Field(
+        90.0, ge=_CB["retention_days"][0], le=_CB["retention_days"][1],
+        description="Days an archived memory (since archived_at) or an expired one (since expires_at) is kept "
+                    "before consolidation's prune step deletes it.")
+    consolidation_batch: int = Field(
+        200, ge=1, le=5_000, description="Most changes consolidation applies in one transaction.")
+    consolidation_summariser: str = Field(
+        "extractive", pattern="^(extractive|llm)$",
+        description="How a digest's text is written: `extractive` (its events' own sentences, no model) or "
+                    "`llm` (the OpenAI-compatible chat model configured by CREDENCE_LLM_*).")
+    llm_base_url: str | None = Field(
+        None, pattern=r"^https?://\S+$",
+        description="An OpenAI-compatible API (`<base>/chat/completions`), e.g. http://127.0.0.1:8080/v1; "
+                    "unset: no LLM.")
+    llm_model: str | None = Field(None, min_length=1, max_length=200, description="The chat model to ask.")
+    llm_api_key: SecretStr | None = Field(None, description="Sent as `Authorization: Bearer <key>` when set.")
+    llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM request may take.")
+
+    @model_validator(mode="after")
+    def _llm_needs_an_endpoint(self) -> Settings:
+        if self.consolidation_summariser == "llm" and not (self.llm_base_url and self.llm_model):
+            raise ValueError("CREDENCE_CONSOLIDATION_SUMMARISER=llm needs CREDENCE_LLM_BASE_URL and CREDENCE_LLM_MODEL")
+        return self
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:

@@ -8,6 +8,7 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence audit agent-1 --op update --op hard_delete --after 2026-01-01T00:00:00Z
     credence about agent-1 "Acme Corp"
     credence path agent-1 Dana Seattle
+    credence consolidate agent-1 --dry-run
     credence export --agent agent-1 > agent-1.jsonl
     credence import agent-1.jsonl --agent agent-1
     credence enqueue agent-1 expire && credence jobs agent-1 --status running
@@ -151,6 +152,20 @@ def _job(api: Credence, a: argparse.Namespace) -> Any:
     return Outcome(job, 0 if job.status == "succeeded" else 1)
 
 
+def _consolidate(api: Credence, a: argparse.Namespace) -> Any:
+    steps = dict.fromkeys(a.skip or (), False)
+    thresholds = dict(_threshold(t) for t in a.threshold or ())
+    return api.consolidate(a.agent, dry_run=a.dry_run, steps=steps or None, thresholds=thresholds or None)
+
+
+def _threshold(text: str) -> tuple[str, float]:
+    name, _, value = text.partition("=")
+    try:
+        return name, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--threshold {text!r}: give NAME=NUMBER") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="credence", description="Talk to a Credence memory service.")
     parser.add_argument("--url", help="the service (default: $CREDENCE_URL or http://127.0.0.1:8000)")
@@ -285,6 +300,13 @@ def _parser() -> argparse.ArgumentParser:
     command("restore", lambda api, a: api.restore(a.agent, a.id, a.reason),
             "restore an archived memory (archived by hand, expired or decayed)", "agent", "id"
             ).add_argument("--reason")
+    sub = command("consolidate", _consolidate, "merge near-duplicates, surface contradictions, corroborate, digest old "
+                  "events, merge duplicate entities, prune past retention; --dry-run previews every change", "agent")
+    sub.add_argument("--dry-run", action="store_true", help="answer the plan, change nothing")
+    sub.add_argument("--skip", action="append", choices=("duplicates", "contradictions", "corroboration", "digests",
+                                                          "entities", "prune"), help="a step not to take; repeatable")
+    sub.add_argument("--threshold", action="append", metavar="NAME=NUMBER",
+                     help="override a threshold, e.g. duplicate_similarity=0.97; repeatable")
 
     command("ready", lambda api, a: api.ready(), "is the service ready?")
     transfer.register(command)

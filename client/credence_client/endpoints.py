@@ -21,6 +21,7 @@ from credence_client.models import (
     Answer,
     AuditPage,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -68,6 +69,11 @@ class Call(Generic[T]):
     json: Any = None
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
+    timeout: float | None = None  # seconds, for a call that may take longer than the client's default
+
+    def options(self) -> dict[str, Any]:
+        """The request's own options: its timeout, when it has one (else the client's)."""
+        return {"timeout": self.timeout} if self.timeout is not None else {}
 
     def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)
@@ -335,6 +341,16 @@ def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
 
 
 # Predicate schemas
+CONSOLIDATE_TIMEOUT = 900.0
+
+
+def consolidate(agent: str, dry_run: bool, steps: dict[str, bool] | None,
+                thresholds: dict[str, float] | None) -> Call[Consolidation]:
+    body = {"agent": agent, "dry_run": dry_run, **set_only(steps=steps, thresholds=thresholds)}
+    # A forced run of a large tenant takes a minute or more (docs/consolidation.md).
+    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation), timeout=CONSOLIDATE_TIMEOUT)
+
+
 def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:
     return Call("PUT", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, json=schema, read=_model(PredicateSchema))
 

@@ -22,6 +22,7 @@ from credence_client.models import (
     AdminSearchResults,
     Answer,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -86,7 +87,7 @@ class Credence:
         while True:
             try:
                 response = self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                              headers=sent)
+                                              headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
@@ -329,6 +330,13 @@ class Credence:
     def merge_entities(self, agent: str, keep: str, merge: str) -> Entity:
         """Administrators: fold `merge` into `keep` (claims, relationships, evidence; its names become aliases)."""
         return self.send(e.merge_entities(agent, keep, merge))
+
+    # Maintenance
+    def consolidate(self, agent: str, dry_run: bool = False, steps: dict[str, bool] | None = None,
+                    thresholds: dict[str, float] | None = None) -> Consolidation:
+        """Merge near-duplicates, make coexisting rival beliefs pending conflicts, corroborate, digest old
+        events, merge duplicate entities, prune past retention. `dry_run`: the plan only, nothing changes."""
+        return self.send(e.consolidate(agent, dry_run, steps, thresholds))
 
     # Predicate schemas
     def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:

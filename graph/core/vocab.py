@@ -55,12 +55,12 @@ RESOLUTION_ACTIONS = ("supersede", "reject", "keep_both")
 MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 
 # Edges between one tenant's memories. Users assert USER_KINDS over the API and remove them again;
-# the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
-# consolidation), read-only over the API so the belief history cannot be rewritten by hand.
+# the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF and
+# DUPLICATE_OF from consolidation), read-only over the API so the belief history cannot be rewritten by hand.
 USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM", "OUTCOME_OF", "PROGRESS_ON")
-ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
+ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF", "DUPLICATE_OF")
 EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF", "OUTCOME_OF",
-              "PROGRESS_ON")
+              "PROGRESS_ON", "DUPLICATE_OF")
 # (outcome)-[:OUTCOME_OF]->(decision): what came of a decision; (note)-[:PROGRESS_ON]->(goal): progress
 # recorded on a goal. Users write both through the links API; the asking handlers read them.
 
@@ -114,3 +114,14 @@ KIND_EXPIRE, KIND_DECAY, KIND_CONSOLIDATE = JOB_KINDS
 MAINTENANCE_OPS = ("expire", "decay", "restore")
 OP_EXPIRE, OP_DECAY, OP_RESTORE = MAINTENANCE_OPS
 AUDIT_OPS = (*AUDIT_OPS, *MAINTENANCE_OPS)
+
+# Consolidation (graph/consolidation, docs/consolidation.md): the steps one run may take, in the order
+# it takes them, and the audit ops of its changes: a near-duplicate merged into the memory that stays
+# (DUPLICATE_OF), a contradiction among stored beliefs made a pending conflict, a digest written, a
+# memory pruned past its retention, and one record per applied run with its report. A corroboration is
+# `corroborate` and an entity merge `entity_merge`, as when a person makes them.
+CONSOLIDATION_STEPS = ("duplicates", "contradictions", "corroboration", "digests", "entities", "prune")
+CONSOLIDATION_CHANGES = ("merge", "contradiction", "corroborate", "digest", "entity_merge", "prune")
+CONSOLIDATION_OPS = ("merge", "contradiction", "digest", "prune", "consolidate")
+OP_MERGE, OP_CONTRADICTION, OP_DIGEST, OP_PRUNE, OP_CONSOLIDATE = CONSOLIDATION_OPS
+AUDIT_OPS = (*AUDIT_OPS, *CONSOLIDATION_OPS)

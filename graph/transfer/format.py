@@ -46,6 +46,7 @@ EDGE_PROPERTIES = {
     "DIGEST_OF": EDGE_COMMON,
     "OUTCOME_OF": EDGE_COMMON,
     "PROGRESS_ON": EDGE_COMMON,
+    "DUPLICATE_OF": EDGE_COMMON,
     "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
     "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
 }

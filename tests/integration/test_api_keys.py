@@ -208,6 +208,7 @@ CASES = {
     ("post", "/v1/ask"): {"json": {"agent": OTHER, "question": "what do you know about me?"}},
     ("get", "/v1/preferences"): {},
     ("put", "/v1/preferences"): {"json": {"agent": OTHER}},
+    ("post", "/v1/consolidate"): {"json": {"agent": OTHER, "dry_run": True}},
 }
 PATH_VALUES = {"memory_id": MID, "conflict_id": MID, "to_id": MID, "link_type": "SUPPORTS", "predicate": "p",
                "entity_id": MID, "job_id": MID}
