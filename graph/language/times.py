@@ -194,8 +194,7 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
             back = (today.weekday() - target) % 7 or 7
             return _day(today - timedelta(days=back)), "day"
         ahead = (target - today.weekday()) % 7 or 7
-        if which == "next" and ahead < 7 and today.weekday() < target and False:
-            ahead += 7  # "next Friday" said on a Monday is read as this coming Friday, like most speakers
+        # "next Friday" said on a Monday is read as this coming Friday, as most speakers mean it.
         if which == "this" and ahead == 7:
             ahead = 0
         return _day(today + timedelta(days=ahead)), "day"
