@@ -11,8 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import date
 
 from graph.ingestion.model import Draft
+from graph.language import find_times
 from graph.ingestion.people import NAME, People, is_name
 from graph.ingestion.text import clean_value, is_first_person, looks_like_name
 from graph.ingestion.vocabulary import (
@@ -41,8 +43,8 @@ class Found:
     correction_of: str | None = None  # "35, not 36": the value said to be wrong
 
 
-_BE = r"(?:'m|’m|'s|’s|'re|’re|\s+am|\s+is|\s+are|\s+was|\s+were|m\b)"
-_ADV = r"(?:\s+(?:still|now|also|actually|currently|mostly|properly|finally|just|originally|really|basically|" \
+_BE = r"(?:'m|’m|'s|’s|'re|’re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+be|m\b)"
+_ADV = r"(?:\s+(?:used\s+to|use\s+to|still|now|also|actually|currently|mostly|properly|finally|just|originally|really|basically|" \
        r"officially|technically|a\s+bit|kind\s+of|pretty\s+much))*"
 _CAP = r"[A-ZÀ-Ý][\w’'.&+-]*"
 _PLACE = _CAP + r"(?:\s+(?:" + _CAP + r"|de|do|da|del|am|upon|on|le|la|sur)(?=\s+[A-ZÀ-Ý]))*(?:\s+" + _CAP + r")?"
@@ -52,7 +54,7 @@ _INSTITUTION = r"(?:hospital|school|university|uni|college|clinic|bank|surgery|l
 _ORG_LOWER = r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|" \
              r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)"
 _NP = r"[\w’'&+-]+(?:\s+[\w’'&+-]+){0,3}?"
-_STOP = r"(?=\s*(?:[,.;:!?()—–]|\s-\s|$)|\s+(?:but|so|because|since|when|if|tbh|lol|haha|though|and\s+(?:i|we|my|" \
+_STOP = r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)\.(?=\s|$)|\s-\s|$)|\s+(?:but|so|because|since|when|if|tbh|btw|lol|haha|though|and\s+(?:i|we|my|" \
         r"she|he|they|it)\b|which|who|now|these\s+days|anymore|any\s+more|too|as\s+well|sometimes|especially|" \
         r"at\s+the\s+moment|right\s+now|for\s+(?:me|now|the|reading|drawing|work|everything)|in\s+case|obviously|" \
         r"way|on\s+\w+days?|[\U0001F000-\U0001FAFF]))"
@@ -78,7 +80,7 @@ _WORKS = (
     _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:work|works|working|worked)\s+(?i:at|for)\s+(?P<v>" + _ORG + r"|" +
        _ORG_LOWER + r")"),
     _c(r"^" + _BE + _ADV + r"\s+(?i:at)\s+(?P<v>" + _ORG + r")"),
-    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:joined|joining|join|started\s+at|starting\s+at|start\s+at|"
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:joined|joining|join|"
        r"started\s+a\s+new\s+job\s+at|got\s+a\s+job\s+at|hired\s+(?:at|by))\s+(?P<v>" + _ORG + r")"),
     _c(r"(?i:\bjob|\brole|\bposition|\bgig)\s+(?i:at|with)\s+(?P<v>" + _ORG + r")"),
     _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?:[\w-]+\s+){0,3}?(?i:" + "|".join(sorted(JOB_HEADS, key=len, reverse=True))
@@ -151,8 +153,11 @@ _VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" 
 VERB_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
     ("lives_in", _LIVES), ("hometown", _HOMETOWN), ("works_at", _WORKS), ("job_title", _JOB), ("diet", _DIET),
     ("allergy", _ALLERGY), ("speaks", _SPEAKS), ("likes", _LIKES), ("dislikes", _DISLIKES), ("car", _CAR),
-    ("age", _AGE), ("nationality", _NATIONALITY), ("nickname", _NICKNAME), ("name", _NAME),
-    ("studies_at", _STUDIES),
+    ("age", _AGE), ("nationality", _NATIONALITY), ("studies_at", _STUDIES),
+)
+# Said of the user whatever the clause: "Everyone calls me Beto", "Full name Marta Kowalczyk".
+SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
+    ("nickname", _NICKNAME), ("name", _NAME), ("dislikes", (_DISLIKES[2],)),
 )
 
 # -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
@@ -171,7 +176,7 @@ _Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:
 def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
     """The predicate "my <noun>" names, and whether it is an open slot; None for no owned thing."""
     words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
-    if words and words[0] in ("new", "current", "usual", "regular"):
+    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former"):
         words = words[1:]
     if not words:
         return None
@@ -199,6 +204,8 @@ def _value(raw: str, predicate: str) -> str | None:
     value = clean_value(raw)
     if not value or value.lower().startswith(("my ", "our ", "the ", "a ", "an ", "his ", "her ")):
         return None
+    if predicate != "birthday" and (find_times(value, date(2000, 1, 1)) or re.match(r"(?i)\w+ing\b", value)):
+        return None  # a date or a verb is no owned thing's value ("our anniversary is June 12th")
     canonical = PREDICATES.get(predicate)
     if predicate == "email":
         m = re.search(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value)
@@ -219,7 +226,7 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         if predicate in ROLES.values():
             continue  # relationships come from people.py
         subject = _owner(m["o"], people, offset + m.start())
-        value = _value(m["y"], predicate)
+        value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
         if subject is None or value is None:
             continue
         yield Found(Draft(subject, predicate, value), m.start(), m.end(), "my X is Y"), open_slot
@@ -253,6 +260,15 @@ def _owner(owner: str, people: People, at: int) -> str | None:
     return name if people.known(name) else None
 
 
+def sentence_claims(sentence: str) -> Iterator[Found]:
+    for predicate, patterns in SENTENCE_RULES:
+        for pattern in patterns:
+            for m in pattern.finditer(sentence):
+                value = _clean(predicate, m["v"])
+                if value:
+                    yield Found(Draft("user", predicate, value), m.start(), m.end(), predicate)
+
+
 def verb_claims(clause: str, subject: str, first_person: bool) -> Iterator[Found]:
     """The verb patterns over one clause whose subject is known."""
     for predicate, patterns in VERB_RULES:
@@ -263,8 +279,6 @@ def verb_claims(clause: str, subject: str, first_person: bool) -> Iterator[Found
                     continue
                 value = _clean(predicate, value)
                 if value is None:
-                    continue
-                if predicate == "name" and not first_person:
                     continue
                 yield Found(Draft(subject, predicate, value), m.start(), m.end(), predicate)
     for pattern in _WORKS_END:
@@ -320,6 +334,9 @@ def pets(sentence: str) -> Iterator[Found]:
 def devices(sentence: str) -> Iterator[Found]:
     for pattern in _DEVICE:
         for m in pattern.finditer(sentence):
+            if re.search(r"(?i)\b(?:don't|do\s+not|don’t|no\s+longer|never|not)\s*$", sentence[max(0, m.start() - 12):
+                                                                                           m.start()]):
+                continue
             value = clean_value(m["v"])
             predicate = "phone" if value.lower().startswith(PHONE_BRANDS) else "device"
             yield Found(Draft("user", predicate, value), m.start(), m.end(), "device")
@@ -346,7 +363,8 @@ def diet_fragments(sentence: str) -> Iterator[Found]:
 
 def correction_pair(sentence: str) -> tuple[str, str] | None:
     """ "X, not Y" / "Y not X" in a correction: (said now, said to be wrong)."""
-    m = re.search(r"(?i)(?P<new>[\w’'.+-]+(?:\s+[\w’'.+-]+){0,2}),?\s+not\s+(?:the\s+)?(?P<old>[\w’'.+-]+(?:\s+"
+    m = re.search(r"(?P<new>(?:(?:Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w’'+-]*(?:\s+[A-Z][\w’'+-]*){0,2}|\d+|[a-z][\w’'+-]*)"
+                  r",?\s+(?i:not)\s+(?i:the\s+)?(?P<old>[\w’'.+-]+(?:\s+"
                   r"[\w’'.+-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:you|as|like|lol|whoops|my)\b)", sentence)
     if m is None:
         return None

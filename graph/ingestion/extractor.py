@@ -33,17 +33,23 @@ from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import content_words, normal
 from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
 from graph.language import find_times, split_sentences
-from graph.memories.secrets import find_secrets
+from graph.memories.secrets import find_secrets, redact
 
 _FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e)(?=['’]|\s|$|[,.!?])")
 _PRONOUN = re.compile(r"(?<![\w'’])(?:[Hh]e|[Ss]he|[Tt]hey|who)(?=['’]|\s|$)")
-_VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*(?:turned|"
+_VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*(?:not\s+a|turned|"
                          r"started|moved|joined|work|working|live|living|love|loving|hate|speak|got|picked|used|sold|"
                          r"switched|drive|driving|cancelled|canceled|off|on\s+call|trying|saving|going|planning|moving|"
                          r"have|had|bought|still\s+\w+|been|being)\b")
-_KID_AGE = re.compile(r"(?i)\b(?P<age>\d{1,2})-year-old(?:\s+(?:son|daughter|boy|girl))?,?\s+(?P<name>" + NAME[4:] +
-                      r")" if False else r"\b(?P<age>\d{1,2})-year-old(?:\s+(?:son|daughter|boy|girl))?,?\s+"
-                      r"(?P<name>[A-Z][\w’'-]*)")
+_KID_AGE = re.compile(r"\b(?P<age>\d{1,2})-year-old(?:\s+(?:son|daughter|boy|girl))?,?\s+(?P<name>[A-Z][\w’'-]*)")
+# A name is the subject of what follows only when a verb follows it ("Dev's no longer at ...",
+# "Ana lives in ..."); "at Oxford Brookes" or "a Civic" are values.
+_SUBJECT_VERB = re.compile(r"(?:'s|’s)\s+(?!(?:\w+\s+)?(?:is|are)\b)|\s+(?:is|are|was|were|has|had|have|lives?|"
+                           r"living|works?|working|worked|moved|moving|joined|joining|left|just|still|and\s+I|and\s+me|"
+                           r"said|says|got|gets|loves?|hates?|used|can't|cannot|doesn't|isn't|speaks?|studies|started|"
+                           r"starts|drives?|died|passed|broke|split|never|also|now)\b")
+_FRAGMENT = re.compile(r"(?:^|[,;]\s*)(?=(?:still|also|now|just)\s+(?:hate|hates|love|loves|like|live|work|speak|"
+                       r"drive|vegetarian|vegan)\b)")
 _NAME_OF = re.compile(r"(?i)\b(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+(?P<v>[A-Z][\w’'-]*|[a-z]+)")
 _CONTEXT_THING = re.compile(r"(?i)\b(?:found|got|have|met|new|my|our|a|an)\s+(?:new\s+|great\s+|good\s+)?"
                             r"(?P<x>[a-z]+)(?=\s+(?:i|who|that|we|called|named)\b|\s*[,.!?]|$)")
@@ -56,8 +62,11 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
     `circle` the names of people the tenant's memories know; `registered` the tenant's registered
     predicates (name -> multi-valued)."""
     registered = registered or {}
-    text = message.text
-    secrets = tuple((f.kind, f.start, f.end) for f in find_secrets(text))
+    findings = find_secrets(message.text)
+    secrets = tuple((f.kind, f.start, f.end) for f in findings)
+    # Every secret is replaced before any rule reads the text: a claim or memory holding a
+    # redaction is dropped, so no secret (nor a stand-in for one) becomes a value.
+    text = redact(message.text, findings) if findings else message.text
     if message.role != "user":
         return Extraction((), secrets, ("the assistant's words state nothing about the user",))
     recent = _recent_people(context, circle)
@@ -68,9 +77,6 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
     skipped: list[str] = []
     content_before = False
     for sentence in sentences:
-        if any(s < sentence.end and sentence.start < e for _, s, e in secrets):
-            skipped.append("a sentence holding a secret")
-            continue
         request = cues.forget_request(sentence.text)
         if request is not None:
             what, itself = request
@@ -85,7 +91,18 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
         if found:
             content_before = True
         out.extend(found)
-    return Extraction(tuple(_dedupe(out)), secrets, tuple(dict.fromkeys(skipped)))
+    kept = [c for c in _dedupe(out) if not _holds_secret(c)]
+    if len(kept) < len(out) or secrets:
+        skipped.append("what held a secret")
+    return Extraction(tuple(kept), secrets, tuple(dict.fromkeys(skipped)))
+
+
+def _holds_secret(c: Candidate) -> bool:
+    if c.claim is not None and "[REDACTED" in f"{c.claim.subject} {c.claim.value}":
+        return True
+    # A memory without a claim keeps its redacted sentence only when it is an event on a schedule
+    # ("rent goes out to [REDACTED:iban] on the 25th of every month"); any other is dropped.
+    return c.claim is None and "[REDACTED" in c.text and c.recurrence is None
 
 
 def _recent_people(context: Sequence[Message], circle: set[str] | frozenset[str]) -> list[str]:
@@ -193,6 +210,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
         found.append(rules.Found(Draft(m["name"], "age", m["age"]), m.start(), m.end(), "age"))
     for f, _open in rules.possessive_claims(sentence, people, start, registered):
         found.append(f)
+    found += list(rules.sentence_claims(sentence))
     for subject, first, clause, at in _clauses(sentence, start, people):
         if subject is None:
             continue
@@ -238,14 +256,24 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
         name = re.sub(r"['’]s$", "", m.group())
         if not is_name(name) or any(a[0] <= m.start() < a[1] for a in anchors):
             continue
-        anchors.append((m.start(), m.start() + len(name), name if people.known(name) else None, False))
+        if not _SUBJECT_VERB.match(sentence, m.start() + len(name)):
+            continue
+        known = people.known(name)
+        if known:
+            people.mention(name)
+        anchors.append((m.start(), m.start() + len(name), name if known else None, False))
+    for m in _FRAGMENT.finditer(sentence):
+        if not any(a[0] <= m.end() < a[1] for a in anchors):
+            anchors.append((m.end(), m.end(), "user", True))
     for m in re.finditer(r"(?i)(?<![\w'’])(?P<r>mum|mom|dad|father|mother)(?:'s|’s)?(?=\s)", sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
             from graph.ingestion.vocabulary import ROLES
             anchors.append((m.start(), m.end(), f"user's {ROLES[m['r'].lower()]}", False))
     for m in _PRONOUN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
-            anchors.append((m.start(), m.end(), people.pronoun(start + m.start()), False))
+            earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]]
+            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(start + m.start())
+            anchors.append((m.start(), m.end(), who, False))
     anchors.sort()
     out: list[tuple[str | None, bool, str, int]] = []
     first_at = anchors[0][0] if anchors else len(sentence)
@@ -278,7 +306,7 @@ def _relationship_change(sentence: str, start: int, people: People, sensitivity:
 
 def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
                out: list[Candidate]) -> Candidate | None:
-    has_claim = any(c.claim is not None or c.action != "remember" or c.replaces for c in out)
+    has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
     if when.recurrence:
         kind = "event"
     elif has_claim:

@@ -57,6 +57,10 @@ class People:
             return named[-1].name
         return self.recent[-1] if self.recent else None
 
+    def mention(self, name: str) -> None:
+        """A known person named as a subject: a later pronoun may mean them."""
+        self.recent.append(name)
+
 
 def is_name(word: str) -> bool:
     first = word.split()[0].rstrip(".")

@@ -39,7 +39,7 @@ def looks_like_name(value: str, *, lower_ok: bool = False) -> bool:
     words = value.split()
     if not words or len(words) > 6:
         return False
-    if value.lower() in NOT_VALUES or words[0].lower() in NOT_VALUES:
+    if value.lower() in NOT_VALUES or all(w.lower() in NOT_VALUES for w in words):
         return False
     if words[0][:1].isupper() or any(ch.isdigit() for ch in value) or "+" in value:
         return True
@@ -66,6 +66,8 @@ def content_words(text: str) -> set[str]:
 
 def _stem(word: str) -> str:
     word = word.replace("’", "'")
+    if word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
     for suffix in ("'s", "ies", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)] + ("y" if suffix == "ies" else "")

@@ -68,7 +68,7 @@ ANIMALS = frozenset("""dog cat puppy kitten beagle labrador lab retriever spanie
 collie husky dachshund pug corgi bulldog rabbit bunny hamster guinea pig parrot budgie tortoise turtle snake lizard
 ferret horse pony goldfish fish""".split())
 DEVICE_WORDS = frozenset("""ipad iphone kindle thinkpad macbook laptop tablet chromebook pixel galaxy surface switch
-playstation ps5 ps4 xbox steam deck watch apple watch fitbit garmin e-reader kobo remarkable oura airpods
+playstation ps5 ps4 xbox watch fitbit garmin e-reader kobo remarkable oura airpods
 headphones desktop pc mac imac""".split())
 PHONE_BRANDS = ("iphone", "pixel", "galaxy", "samsung", "oneplus", "nokia", "xiaomi", "motorola", "fairphone")
 LANGUAGES = frozenset("""english german french spanish italian portuguese dutch mandarin cantonese chinese japanese
