@@ -89,45 +89,14 @@ class MemoryService:
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         check_agent(agent)
-        async def work(tx: Tx) -> Memory:
-            row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
-            if row is None:
-                raise NotFound("memory", memory_id)
-            if row["previous"] != ARCHIVED:
-                await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
-                                   after={"status": ARCHIVED})
-            return memory_from_map(row["memory"], row["claim"])
-
-        return await self.runner.write_tx(work)
+        return await self.runner.write_tx(lambda tx: archive_in(tx, agent, memory_id, actor))
 
     async def hard_delete(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> int:
         """Removes the memory, its relationships, every node only it referenced, its conflicts and
         the payload of every audit record about it. Returns the number of nodes removed besides the
         memory (claims, entities, sources). The deletion itself is audited, without content."""
         check_agent(agent)
-
-        async def work(tx: Tx) -> int:
-            reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
-            if reach["found"] == 0:
-                raise NotFound("memory", memory_id)
-            await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
-            removed, pending = 0, list(reach["reach"])
-            for _ in range(MAX_ORPHAN_PASSES):
-                if not pending:
-                    break
-                deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
-                if deleted == 0:
-                    break
-                removed += deleted
-            if reach["claim_key"]:
-                await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
-            await audit.record(tx, agent, OP_HARD_DELETE, actor, [], after={"id": memory_id})
-            return removed
-
-        return await self.runner.write_tx(work)
+        return await self.runner.write_tx(lambda tx: hard_delete_in(tx, agent, memory_id, actor))
 
     # -- reads ------------------------------------------------------------------------------------
     async def get(self, agent: str, memory_id: str) -> Memory:
@@ -184,3 +153,37 @@ def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
             value = from_graph(value)
         before[name] = value
     return _audited(before)
+
+
+async def archive_in(tx: Tx, agent: str, memory_id: str, actor: str) -> Memory:
+    """Archives a memory in the caller's transaction (a pipeline that changes more at once)."""
+    row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+    if row is None:
+        raise NotFound("memory", memory_id)
+    if row["previous"] != ARCHIVED:
+        await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
+                           after={"status": ARCHIVED})
+    return memory_from_map(row["memory"], row["claim"])
+
+
+async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str) -> int:
+    """Hard delete (MemoryService.hard_delete) in the caller's transaction."""
+    reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
+    if reach["found"] == 0:
+        raise NotFound("memory", memory_id)
+    await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
+    removed, pending = 0, list(reach["reach"])
+    for _ in range(MAX_ORPHAN_PASSES):
+        if not pending:
+            break
+        deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
+        if deleted == 0:
+            break
+        removed += deleted
+    if reach["claim_key"]:
+        await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
+    await audit.record(tx, agent, OP_HARD_DELETE, actor, [], after={"id": memory_id})
+    return removed

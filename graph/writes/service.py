@@ -19,9 +19,10 @@ from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
 from graph.beliefs.engine import Book, open_slots, pending_rows, settle
 from graph.beliefs.precedence import Contender, Verdict, decide
+from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
-from graph.beliefs.slots import Belief
+from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.trust import compute_trust
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
@@ -36,7 +37,7 @@ from graph.core.vocab import (
     SUPERSEDED,
 )
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.model import NewMemory, StoreResult
+from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
@@ -71,6 +72,16 @@ class WriteService:
                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
         """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
         decided in order, so claims in one batch see each other."""
+        prepared = await self.prepare(items, field_prefix)
+        async with self.slots.hold(prepared.slots()):
+            stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
+        self.on_vectors_written()
+        return stored
+
+    async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories") -> Prepared:
+        """Everything a write does before its transaction: secrets screened, every rule checked,
+        the texts embedded. A pipeline that writes more than memories in one transaction (ingestion)
+        prepares, holds `prepared.slots()`, and calls `write` inside its own transaction."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
@@ -85,25 +96,34 @@ class WriteService:
         now = iso(utcnow())
         rows = [memory_row(item, values, vector, now)
                 for item, values, vector in zip(items, checked, vectors, strict=True)]
+        return Prepared(list(items), rows, redacted)
+
+    async def write(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
+        """The prepared memories, written in the caller's transaction (retried whole by it)."""
+        items, rows = prepared.items, prepared.rows
         tenants: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             tenants.setdefault(item.agent, []).append(i)
+        results: dict[int, StoreResult] = {}
+        # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+        for agent, positions in tenants.items():
+            # A retried transaction starts again from fresh rows.
+            fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+            results.update(await _write_tenant(tx, agent, fresh, actor))
+        return [replace(results[i], redacted=spans) if spans else results[i]
+                for i, spans in zip(range(len(items)), prepared.redacted, strict=True)]
 
-        async def work(tx: Tx) -> list[StoreResult]:
-            results: dict[int, StoreResult] = {}
-            # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
-            for agent, positions in tenants.items():
-                # A retried transaction starts again from fresh rows.
-                fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-                results.update(await _write_tenant(tx, agent, fresh, actor))
-            return [results[i] for i in range(len(items))]
 
-        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
-        async with self.slots.hold(claimed):
-            stored = await self.runner.write_tx(work)
-        self.on_vectors_written()
-        return [replace(result, redacted=spans) if spans else result
-                for result, spans in zip(stored, redacted, strict=True)]
+@dataclass
+class Prepared:
+    """New memories screened, checked and embedded, ready for `WriteService.write`."""
+    items: list[NewMemory]
+    rows: list[dict[str, Any]]
+    redacted: list[tuple[SecretSpan, ...]]
+
+    def slots(self) -> list[str]:
+        """The belief slots the write touches, for the process's slot queue."""
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
@@ -119,6 +139,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     decided: list[tuple[int, _Claimed]] = []  # by the item's position in the write
     creates = [row for _, row in plain]
     last = utcnow()
+    book = Book(agent, {}, {})
     if claimed:
         book = await open_slots(tx, agent, [item.claim for _, item, _ in claimed if item.claim], last)
         for i, item, row in claimed:
@@ -129,13 +150,23 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    successors: dict[int, tuple[str, ...]] = {}
+    explicit = sorted({t for _, item, _ in entries for t in item.supersedes})
+    if explicit:
+        targets = {r["id"]: r for r in await tx.many("beliefs/targets_open", agent=agent, ids=explicit, now=iso(last))}
+        done = {i for i, o in decided if o.deduplicated}
+        for i, item, row in entries:
+            if item.supersedes and i not in done:
+                last = now = max(utcnow(), last + timedelta(microseconds=1))
+                successors[i] = _succeed(book, targets, item, row, now, actor, log)
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
-    if claimed:
+    if claimed or explicit:
         await book.write(tx, last)
     await audit.record_all(tx, agent, log)
 
-    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
+    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"]),
+                              superseded=successors.get(i, ())) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
     if corroborated:
         for r in await tx.many("memories/get_many", agent=agent, ids=sorted(corroborated)):
@@ -148,10 +179,54 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             memory = replace(memory, corroboration=o.corroboration, trust=o.trust, confidence=o.trust)
             results[position] = StoreResult(memory=memory, deduplicated=True)
             continue
-        pending = next((c["id"] for c in o.conflicts if c["status"] == "pending"), None)
-        results[position] = StoreResult(memory=memory, superseded=o.superseded,
-                                          conflicts=tuple(c["id"] for c in o.conflicts), pending_conflict_id=pending)
+        conflicts = o.conflicts + tuple(c for c in book.conflicts if c["new_id"] == o.memory_id
+                                        and c not in o.conflicts)
+        pending = next((c["id"] for c in conflicts if c["status"] == "pending"), None)
+        results[position] = StoreResult(memory=memory, superseded=o.superseded + successors.get(position, ()),
+                                         conflicts=tuple(c["id"] for c in conflicts), pending_conflict_id=pending)
     return results
+
+
+def _succeed(book: Book, targets: dict[str, dict[str, Any]], item: NewMemory, row: dict[str, Any], now: datetime,
+             actor: str, log: list[Entry]) -> tuple[str, ...]:
+    """The belief engine's decision for a memory that explicitly succeeds others (NewMemory.supersedes):
+    each target, wherever its slot, is a rival under the precedence rules (a user correction, then
+    trust, then valid time). Beaten, it is superseded by this memory; not beaten, this memory waits
+    in quarantine with a pending conflict, as any write that loses on trust does."""
+    memory_id = row["props"]["id"]
+    trust = compute_trust(item.provenance.source).trust
+    me = Contender(memory_id, item.provenance.source, trust, now, item.event_at, None)
+    replaced: list[str] = []
+    for target in item.supersedes:
+        found = book.find(target)
+        if found is None:
+            if target not in targets:
+                continue  # gone, or no longer active: nothing to succeed
+            state = SlotState(f"explicit:{target}", PredicateSchema(predicate=""), [Belief.of(targets[target])])
+            book.states[state.key] = state
+            found = (state, state.beliefs[0])
+        state, belief = found
+        if belief.status != ACTIVE or row["props"]["status"] != ACTIVE:
+            continue
+        verdict = decide(me, [belief.contender(now)], policy="supersede", on_conflict=item.on_conflict)
+        clash = verdict.clashes[0]
+        if verdict.status == QUARANTINED:
+            row["props"].update(status=QUARANTINED, quarantine_reason=verdict.quarantine_reason,
+                                quarantine_details=f"conflicts with {target} (trust {clash.existing.trust:.2f} vs "
+                                                   f"{trust:.2f}, {clash.rule})")
+            book.record_conflicts(memory_id, pending_rows(verdict, trust))
+            log.append(Entry(OP_QUARANTINE, actor, [memory_id], after={
+                "reason": verdict.quarantine_reason, "details": row["props"]["quarantine_details"]}))
+            continue
+        if not clash.new_wins:
+            continue  # an older state than the target: it takes nothing from the present
+        state.supersede(target, clash.rule, {"new_id": memory_id, "new_trust": trust, "old_trust": clash.existing.trust})
+        replaced.append(target)
+    if replaced:
+        log.append(Entry(OP_SUPERSEDE, actor, [memory_id, *replaced],
+                         before={"status": dict.fromkeys(replaced, ACTIVE)},
+                         after={"status": dict.fromkeys(replaced, SUPERSEDED), "by": memory_id}))
+    return tuple(replaced)
 
 
 def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetime, actor: str,
