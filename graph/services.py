@@ -19,6 +19,8 @@ from graph.core.errors import CredenceError
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
+from graph.ingestion.llm import steps_from_settings
+from graph.ingestion.service import IngestService
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.memories.access import AccessTracker
@@ -65,6 +67,7 @@ class Services:
     exports: ExportService
     imports: ImportService
     audit: AuditService
+    ingestion: IngestService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
@@ -133,7 +136,10 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, schema_applied=True, supervisor=supervisor,
+                   audit=memories.audit,
+                   ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
+                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings)),
+                   schema_applied=True, supervisor=supervisor,
                    backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:

@@ -76,9 +76,17 @@ DEFAULT_SECRET_MODE = "refuse"
 # What an audit record (graph/audit) says happened. Every writer names its op from here; the audit
 # query (GET /v1/audit?op=) filters on these, and an import refuses any other. `import` is mem0's
 # (graph/transfer/mem0.py): one record per memory it loaded.
-AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
+AUDIT_OPS: tuple[str, ...] = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
              "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
-             "entity_merge", "import")
+             "entity_merge", "import", "ingest")
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
  OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
- OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS
+ OP_ENTITY_MERGE, OP_IMPORT, OP_INGEST) = AUDIT_OPS
+
+# Ingestion (graph/ingestion): what remembering from messages may do with a candidate, and the
+# source what a user's message yields is recorded from by default (what the user said in passing,
+# read by rules: less than a claim the user stated through the API).
+INGEST_OPERATIONS = ("ADD", "UPDATE", "DELETE", "NOOP")
+INGEST_MODES = ("supersede", "replace", "append", "soft", "hard")
+INGEST_ROLES = ("user", "assistant")
+DEFAULT_INGEST_SOURCE = "user_implicit"

@@ -80,7 +80,7 @@ _WORKS = (
     _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:work|works|working|worked)\s+(?i:at|for)\s+(?P<v>" + _ORG + r"|" +
        _ORG_LOWER + r")"),
     _c(r"^" + _BE + _ADV + r"\s+(?i:at)\s+(?P<v>" + _ORG + r")"),
-    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:joined|joining|join|"
+    _c(r"(?:^(?:" + _BE + r")?" + _ADV + r"|\s+(?i:and|then|now|so))\s+(?i:joined|joining|join|"
        r"started\s+a\s+new\s+job\s+at|got\s+a\s+job\s+at|hired\s+(?:at|by))\s+(?P<v>" + _ORG + r")"),
     _c(r"(?i:\bjob|\brole|\bposition|\bgig)\s+(?i:at|with)\s+(?P<v>" + _ORG + r")"),
     _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?:[\w-]+\s+){0,3}?(?i:" + "|".join(sorted(JOB_HEADS, key=len, reverse=True))

@@ -151,6 +151,8 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     when = temporal_of(sentence, message.at)
     sensitivity = sensitivity_of(sentence, whole if private else "")
     cue = cues.cue_of(sentence)
+    if cue is None and cues.CORRECTION_WORDS.search(whole):
+        cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
     found = _claims(sentence, start, people, registered, context)
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
