@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 from bench.record import record  # noqa: E402
 from graph.ingestion.decide import decide_message  # noqa: E402
 from graph.ingestion.extractor import extract  # noqa: E402
-from graph.ingestion.model import Candidate, Decision, Known, Message  # noqa: E402
 from graph.ingestion.known import circle_of, is_multi  # noqa: E402
+from graph.ingestion.model import Candidate, Decision, Known, Message  # noqa: E402
 from graph.ingestion.temporal import temporal_of  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "ingestion_labelled.jsonl"

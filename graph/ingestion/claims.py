@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from graph.ingestion.model import Draft
-from graph.language import find_times
 from graph.ingestion.people import NAME, People, is_name
 from graph.ingestion.text import clean_value, is_first_person, looks_like_name
 from graph.ingestion.vocabulary import (
@@ -31,6 +30,7 @@ from graph.ingestion.vocabulary import (
     ROLES,
     THING_PREDICATES,
 )
+from graph.language import find_times
 
 
 @dataclass(frozen=True)

@@ -216,4 +216,4 @@ def steps_from_settings(settings: Settings) -> dict[str, Any]:
     return steps
 
 
-__all__ = ["ChatClient", "LLMDecider", "LLMExtractor", "NOOP", "steps_from_settings"]
+__all__ = ["NOOP", "ChatClient", "LLMDecider", "LLMExtractor", "steps_from_settings"]

@@ -94,7 +94,7 @@ def find_recurrence(text: str) -> Recurrence | None:
     return Recurrence(rrule, *span)
 
 
-def _rule(text: str) -> tuple[list[str] | None, tuple[int, int] | None]:  # noqa: PLR0911
+def _rule(text: str) -> tuple[list[str] | None, tuple[int, int] | None]:
     if m := _LAST_WORKING.search(text):
         return ["FREQ=MONTHLY", "BYDAY=MO,TU,WE,TH,FR", "BYSETPOS=-1"], m.span()
     if m := _NTH_WEEKDAY.search(text):

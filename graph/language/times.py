@@ -123,7 +123,7 @@ def _month_window(year: int, month: int) -> Window:
     return Window(start, start + relativedelta(months=1))
 
 
-def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] | None:  # noqa: PLR0911, PLR0912
+def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] | None:
     g = m.groupdict()
     future = prefer == "future"
     if g["rday"]:
