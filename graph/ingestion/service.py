@@ -22,7 +22,7 @@ from typing import Any
 
 from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
-from graph.core.errors import InvalidInput, NotFound
+from graph.core.errors import InvalidInput
 from graph.core.keys import entity_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import check_instant, from_graph, utcnow
@@ -191,23 +191,18 @@ class IngestService:
     # -- applying ------------------------------------------------------------------------------
     async def _apply(self, request: IngestRequest, plans: list[_Plan], actor: str, hard_delete: bool) -> IngestResult:
         agent = request.agent
+        # Each planned memory gets its id now, so a later decision of the request can name it.
+        real = {planned: str(uuid.uuid4()) for p in plans for planned in p.ids.values()}
         news: list[NewMemory] = []
+        ids: list[str] = []
         owners: list[tuple[int, int]] = []  # (plan, decision) of each new memory
         for p in plans:
             for j, d in enumerate(p.decisions):
                 if d.op in (ADD, UPDATE) or (d.op == NOOP and d.claim is not None):
-                    news.append(_new_memory(agent, p.message, d, request))
+                    news.append(_new_memory(agent, p.message, d, request, real))
+                    ids.append(real[p.ids[j]] if j in p.ids else str(uuid.uuid4()))
                     owners.append((p.index, j))
-        prepared = await self.writes.prepare(news, "memories") if news else None
-        real: dict[str, str] = {}  # planned id -> the id the write gives the memory
-        if prepared is not None:
-            for (pi, j), row in zip(owners, prepared.rows, strict=True):
-                planned_id = plans[pi].ids.get(j)
-                if planned_id:
-                    real[planned_id] = row["props"]["id"]
-            for n, item in enumerate(prepared.items):
-                if item.supersedes:
-                    prepared.items[n] = replace(item, supersedes=tuple(real.get(t, t) for t in item.supersedes))
+        prepared = await self.writes.prepare(news, "memories", ids=ids) if news else None
 
         async def work(tx: Tx) -> list[MessageResult]:
             stored = await self.writes.write(tx, prepared, actor) if prepared is not None else []
@@ -223,12 +218,17 @@ class IngestService:
             await audit.record_all(tx, agent, log)
             return out
 
-        if prepared is not None:
-            async with self.writes.slots.hold(prepared.slots()):
-                results = await self.runner.write_tx(work)
-            self.writes.on_vectors_written()
-        else:
+        if prepared is None:
             results = await self.runner.write_tx(work)
+        else:
+            try:
+                if not prepared.claimed:
+                    await prepared.vectors()  # nothing to decide meanwhile: open the transaction once they exist
+                async with self.writes.slots.hold(prepared.slot_keys()):
+                    results = await self.runner.write_tx(work)
+            finally:
+                prepared.discard()
+            self.writes.on_vectors_written()
         return IngestResult(tuple(results), False, self.extractor.name, self.decider.name)
 
 
@@ -241,14 +241,13 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
                 effective_from=c.effective_from, expires_at=c.expires_at, recurrence=c.recurrence)
     if d.op == DELETE and target is not None:
         mode, reason = d.mode, d.reason
-        try:
-            if d.mode == HARD and hard_delete:
-                await hard_delete_in(tx, agent, target, actor)
-            else:
-                if d.mode == HARD:
-                    mode, reason = SOFT, "asked to forget it, but erasing needs an admin key: archived instead"
-                await archive_in(tx, agent, target, actor)
-        except NotFound:
+        if d.mode == HARD and hard_delete:
+            found: object = await hard_delete_in(tx, agent, target, actor)
+        else:
+            if d.mode == HARD:
+                mode, reason = SOFT, "asked to forget it, but erasing needs an admin key: archived instead"
+            found = await archive_in(tx, agent, target, actor)
+        if found is None:
             return Applied(**{**base, "op": NOOP, "mode": None, "reason": "the memory to delete is gone already"},
                            memory_id=None, target_id=None, text=None)
         # A hard delete's record names neither the memory nor what it said.
@@ -275,7 +274,7 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
                    superseded=result.superseded, pending_conflict_id=result.pending_conflict_id)
 
 
-def _new_memory(agent: str, message: Message, d: Decision, request: IngestRequest) -> NewMemory:
+def _new_memory(agent: str, message: Message, d: Decision, request: IngestRequest, real: dict[str, str]) -> NewMemory:
     c = d.candidate
     claim = None
     event_at = message.at
@@ -289,7 +288,7 @@ def _new_memory(agent: str, message: Message, d: Decision, request: IngestReques
         same_slot = (claim is not None and d.target.subject is not None and d.target.predicate == claim.predicate
                      and d.target.subject.lower() == claim.subject.lower())
         if not same_slot:
-            supersedes = (d.target.id,)
+            supersedes = (real.get(d.target.id, d.target.id),)
         if d.mode == REPLACE:
             # A correction restates the same period: it replaces the wrong value outright, not as history.
             event_at = d.target.valid_start  # type: ignore[assignment]
