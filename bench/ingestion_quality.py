@@ -4,6 +4,11 @@
     .venv/bin/python bench/ingestion_quality.py --split tune     # the half the rules were written from
     .venv/bin/python bench/ingestion_quality.py --record         # and write the tables into docs/benchmarks.md
     .venv/bin/python bench/ingestion_quality.py --lexical        # no embedding model: similarity unknown
+    .venv/bin/python bench/ingestion_quality.py --split tune --folds 1,2   # held-out folds of the tune half
+
+--folds picks folds of the tune half (bench/datasets/split_ingestion.py `folds`, three balanced by
+group): rules written from some folds are measured on the others, to see what carries over to lines
+nobody wrote a rule from. --verbose (each wrong line) is refused on the test half: nobody reads it.
 
 Each line of bench/datasets/ingestion_labelled.jsonl (bench/datasets/ingestion_labelled.md says
 how it is labelled and scored) is run through the same code the service runs: the rule extractor
@@ -32,6 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.ingestion.decide import decide_message  # noqa: E402
 from graph.ingestion.extractor import extract  # noqa: E402
@@ -43,12 +49,19 @@ DATA = ROOT / "bench" / "datasets" / "ingestion_labelled.jsonl"
 KIND = {"us_ssn": "ssn", "aws_access_key": "api_key", "aws_secret_key": "api_key", "stripe_key": "api_key",
         "openai_key": "api_key", "anthropic_key": "api_key", "google_api_key": "api_key", "credence_key": "api_key",
         "github_token": "token", "slack_token": "token", "jwt": "token", "generic_secret": "token"}
+NFOLDS = 3
 FIELDS = ("historical", "sensitivity", "effective_from", "expires_at", "recurrence")
 
 
-def load(split: str) -> list[dict[str, Any]]:
+def load(split: str, folds: set[int] | None = None, nfolds: int = NFOLDS) -> list[dict[str, Any]]:
     rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
-    return [r for r in rows if split == "all" or r["split"] == split]
+    rows = [r for r in rows if split == "all" or r["split"] == split]
+    if folds is not None:
+        if split != "tune":
+            raise SystemExit("--folds splits the tune half only")
+        fold_of = split_folds(rows, nfolds)
+        rows = [r for r in rows if fold_of[r["id"]] in folds]
+    return rows
 
 
 def _at(text: str) -> datetime:
@@ -240,7 +253,7 @@ def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool =
         if wrong:
             errors.append((row, wrong, got))
     if verbose:
-        for row, wrong, got in errors:
+        for row, wrong, _ in errors:
             print(f"\n{row['id']} {row['text']!r}")
             for w in wrong:
                 print("   ", w)
@@ -277,8 +290,8 @@ def report(split: str, r: dict[str, Any], rate: float) -> str:
              f"| operation accuracy | {pct(*r['ops'])} ({r['ops'][0]}/{r['ops'][1]}) | >= 90% |",
              f"| claim precision | {pct(c['matched'], c['derived'])} ({c['matched']}/{c['derived']}) | >= 90% |",
              f"| claim recall | {pct(c['matched'], c['expected'])} ({c['matched']}/{c['expected']}) | >= 80% |",
-             f"| open slots (`unruled` lines): precision / recall | {pct(u['matched'], u['derived'])} / "
-             f"{pct(u['matched'], u['expected'])} | |",
+             (f"| open slots (`unruled` lines): precision / recall | {pct(u['matched'], u['derived'])} / "
+              f"{pct(u['matched'], u['expected'])} | |"),
              f"| memory type accuracy (matched memories) | {pct(*r['memory_type'])} | |",
              f"| secrets recall | {pct(*r['secrets'])} ({r['secrets'][0]}/{r['secrets'][1]}) | 100% |",
              f"| secret values inside a derived memory | {r['leaks']} | 0 |",
@@ -300,11 +313,15 @@ def main() -> None:
     ap.add_argument("--lexical", action="store_true", help="no embedding model: decisions without cosines")
     ap.add_argument("--verbose", action="store_true", help="print every line with a wrong decision")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--folds", help="comma-separated folds of the tune half (0..2) to measure on")
     args = ap.parse_args()
-    rows = load(args.split)
+    if args.verbose and args.split != "tune":
+        raise SystemExit("--verbose prints lines: only for the tune half (the test half is not read)")
+    folds = {int(f) for f in args.folds.split(",")} if args.folds else None
+    rows = load(args.split, folds)
     result = evaluate(rows, Similarity(args.lexical), args.verbose)
     rate = throughput(rows, args.rounds)
-    table = report(args.split, result, rate)
+    table = report(args.split + (f" folds {args.folds}" if folds else ""), result, rate)
     print(table)
     if args.record:
         record(f"ingestion-quality-{args.split}", table)

@@ -133,7 +133,8 @@ class Settings(BaseSettings):
     ingest_llm_model: str | None = Field(None, description="The model the LLM steps ask for.")
     ingest_llm_api_key: SecretStr | None = Field(None, description="Bearer key for that API, if it needs one.")
     ingest_llm_extract: bool = Field(False, description="Extract candidates with the LLM instead of the rules.")
-    ingest_llm_decide: bool = Field(False, description="Decide ADD/UPDATE/DELETE/NOOP with the LLM instead of the rules.")
+    ingest_llm_decide: bool = Field(False,
+                                    description="Decide ADD/UPDATE/DELETE/NOOP with the LLM instead of the rules.")
     ingest_llm_mode: str = Field("tools", pattern="^(tools|json)$",
                                  description="How the LLM answers: tool calls, or a JSON object.")
     ingest_llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM call may take.")

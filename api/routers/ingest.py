@@ -14,7 +14,8 @@ router = APIRouter(prefix="/v1", tags=["ingest"])
 
 @router.post("/ingest", response_model=IngestOut,
              summary="Remember from messages: extract, then ADD / UPDATE / DELETE / NOOP through the belief engine")
-async def ingest(body: IngestIn, services: ServicesDep, actor: ActorDep, guard: GuardDep, request: Request) -> IngestOut:
+async def ingest(body: IngestIn, services: ServicesDep, actor: ActorDep, guard: GuardDep,
+                 request: Request) -> IngestOut:
     if (body.messages is None) == (body.text is None):
         raise InvalidInput("messages", "send `messages` or `text`, one of them")
     await guard.write(body.agent)

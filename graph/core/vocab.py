@@ -76,7 +76,7 @@ DEFAULT_SECRET_MODE = "refuse"
 # What an audit record (graph/audit) says happened. Every writer names its op from here; the audit
 # query (GET /v1/audit?op=) filters on these, and an import refuses any other. `import` is mem0's
 # (graph/transfer/mem0.py): one record per memory it loaded.
-AUDIT_OPS: tuple[str, ...] = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
+AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
              "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
              "entity_merge", "import", "ingest")
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,

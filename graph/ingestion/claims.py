@@ -44,20 +44,22 @@ class Found:
 
 
 _BE = r"(?:'m|’m|'s|’s|'re|’re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+be|m\b)"
-_ADV = r"(?:\s+(?:used\s+to|use\s+to|still|now|also|actually|currently|mostly|properly|finally|just|originally|really|basically|" \
-       r"officially|technically|a\s+bit|kind\s+of|pretty\s+much))*"
+_ADV = (r"(?:\s+(?:used\s+to|use\s+to|still|now|also|actually|currently|mostly|properly|finally|just|originally|"
+        r"really|basically|officially|technically|a\s+bit|kind\s+of|pretty\s+much))*")
 _CAP = r"[A-ZÀ-Ý][\w’'.&+-]*"
 _PLACE = _CAP + r"(?:\s+(?:" + _CAP + r"|de|do|da|del|am|upon|on|le|la|sur)(?=\s+[A-ZÀ-Ý]))*(?:\s+" + _CAP + r")?"
-_ORG = _CAP + r"(?:\s+(?:" + _CAP + r"|&|of|de|the|for|and)(?=\s+[A-ZÀ-Ý&]))*(?:\s+(?:" + _CAP + r"|&\s+" + _CAP + r"))?"
-_INSTITUTION = r"(?:hospital|school|university|uni|college|clinic|bank|surgery|library|council|agency|studio|labs?|" \
-               r"office|academy|institute|zoo|museum|hotel|restaurant|cafe|café|bakery|shop|store|gym|firm|practice)"
-_ORG_LOWER = r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|" \
-             r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)"
+_ORG = (_CAP + r"(?:\s+(?:" + _CAP + r"|&|of|de|the|for|and)(?=\s+[A-ZÀ-Ý&]))*(?:\s+(?:" + _CAP + r"|&\s+" + _CAP
+        + r"))?")
+_INSTITUTION = (r"(?:hospital|school|university|uni|college|clinic|bank|surgery|library|council|agency|studio|"
+                r"labs?|office|academy|institute|zoo|museum|hotel|restaurant|cafe|café|bakery|shop|store|gym|firm|practice)")
+_ORG_LOWER = (r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|"
+              r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)")
 _NP = r"[\w’'&+-]+(?:\s+[\w’'&+-]+){0,3}?"
-_STOP = r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)\.(?=\s|$)|\s-\s|$)|\s+(?:but|so|because|since|when|if|tbh|btw|lol|haha|though|and\s+(?:i|we|my|" \
-        r"she|he|they|it)\b|which|who|now|these\s+days|anymore|any\s+more|too|as\s+well|sometimes|especially|" \
-        r"at\s+the\s+moment|right\s+now|for\s+(?:me|now|the|reading|drawing|work|everything)|in\s+case|obviously|" \
-        r"way|on\s+\w+days?|[\U0001F000-\U0001FAFF]))"
+_STOP = (r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)\.(?=\s|$)|\s-\s|$)|"
+         r"\s+(?:but|so|because|since|when|if|tbh|btw|lol|haha|though|and\s+(?:i|we|my|"
+         r"she|he|they|it)\b|which|who|now|these\s+days|anymore|any\s+more|too|as\s+well|sometimes|especially|"
+         r"at\s+the\s+moment|right\s+now|for\s+(?:me|now|the|reading|drawing|work|everything)|in\s+case|obviously|"
+         r"way|on\s+\w+days?|[\U0001F000-\U0001FAFF]))")
 
 
 def _c(pattern: str) -> re.Pattern[str]:
@@ -83,7 +85,8 @@ _WORKS = (
     _c(r"(?:^(?:" + _BE + r")?" + _ADV + r"|\s+(?i:and|then|now|so))\s+(?i:joined|joining|join|"
        r"started\s+a\s+new\s+job\s+at|got\s+a\s+job\s+at|hired\s+(?:at|by))\s+(?P<v>" + _ORG + r")"),
     _c(r"(?i:\bjob|\brole|\bposition|\bgig)\s+(?i:at|with)\s+(?P<v>" + _ORG + r")"),
-    _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?:[\w-]+\s+){0,3}?(?i:" + "|".join(sorted(JOB_HEADS, key=len, reverse=True))
+    _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?:[\w-]+\s+){0,3}?(?i:"
+       + "|".join(sorted(JOB_HEADS, key=len, reverse=True))
        + r")\s+(?i:at|for|with)\s+(?P<v>" + _ORG + r"|" + _ORG_LOWER + r")"),
 )
 _WORKS_END = (
@@ -146,7 +149,8 @@ _NAME = (_c(r"(?i:\bmy\s+name\s+is|\bmy\s+name's|\bfull\s+name(?:\s+is)?|\bi'm\s
 _STUDIES = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:studies|studying|study|enrolled)\s+(?i:at)\s+(?P<v>" + _ORG +
                r")"),)
 _STARTED_AT = _c(r"^" + _ADV + r"\s+(?i:started|starting|starts)\s+(?i:at)\s+(?P<v>" + _ORG + r")")
-_VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" + _CAP + r")*)\s+(?i:now|these\s+days)"),
+_VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" + _CAP
+                  + r")*)\s+(?i:now|these\s+days)"),
                _c(r"^" + _ADV + r"\s+(?i:switched|changed|moved\s+over|went\s+over|swapped)\s+(?i:over\s+)?(?i:to)\s+"
                   r"(?P<v>" + _CAP + r"(?:\s+" + _CAP + r")*)"))
 
@@ -162,7 +166,8 @@ SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
 
 # -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
 _OWNER = r"(?P<o>(?i:my|our|his|her|their)|" + NAME + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))"
-_THING = r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+_THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*"
+          r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
 _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)" + _STOP)
 _FAV_EQ = _c(r"(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm))?\s*(?:=|:|"
@@ -285,9 +290,9 @@ def verb_claims(clause: str, subject: str, first_person: bool) -> Iterator[Found
         for m in pattern.finditer(clause):
             yield Found(Draft(subject, "works_at", clean_value(m["v"])), m.start(), m.end(), "works_at ended",
                         negated=True)
-    if (m := _STARTED_AT.search(clause)) is not None:
-        yield Found(Draft(subject, "works_at" if first_person else "studies_at", clean_value(m["v"])), m.start(),
-                    m.end(), "started at")
+    if (started := _STARTED_AT.search(clause)) is not None:
+        yield Found(Draft(subject, "works_at" if first_person else "studies_at", clean_value(started["v"])),
+                    started.start(), started.end(), "started at")
     for pattern in _VALUE_ONLY:
         for m in pattern.finditer(clause):
             yield Found(Draft(subject, None, clean_value(m["v"])), m.start(), m.end(), "value only")

@@ -37,7 +37,8 @@ from graph.memories.secrets import find_secrets, redact
 
 _FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e)(?=['’]|\s|$|[,.!?])")
 _PRONOUN = re.compile(r"(?<![\w'’])(?:[Hh]e|[Ss]he|[Tt]hey|who)(?=['’]|\s|$)")
-_VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*(?:not\s+a|turned|"
+_VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*"
+                         r"(?:not\s+a|turned|"
                          r"started|moved|joined|work|working|live|living|love|loving|hate|speak|got|picked|used|sold|"
                          r"switched|drive|driving|cancelled|canceled|off|on\s+call|trying|saving|going|planning|moving|"
                          r"have|had|bought|still\s+\w+|been|being)\b")
@@ -72,7 +73,7 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
     recent = _recent_people(context, circle)
     people = find_people(text, set(circle), recent)
     private = is_private(text)
-    sentences = [s for s in split_sentences(text)]
+    sentences = list(split_sentences(text))
     out: list[Candidate] = []
     skipped: list[str] = []
     content_before = False
@@ -174,11 +175,11 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
                              sensitivity=level, effective_from=when.effective_from, expires_at=when.expires_at,
                              recurrence=None, previous=previous, replaces=replaces, start=start + f.start,
                              end=start + f.end, rule=f.rule))
-    if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out):
-        if re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1]:
-            out.append(Candidate(sentence, "entity", claim=Draft("user", None, pair[0]), cue=CUE_CORRECTION,
-                                 previous=pair[1], sensitivity=sensitivity, start=start, end=start + len(sentence),
-                                 rule="X, not Y"))
+    if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out) \
+            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1]:
+        out.append(Candidate(sentence, "entity", claim=Draft("user", None, pair[0]), cue=CUE_CORRECTION,
+                             previous=pair[1], sensitivity=sensitivity, start=start, end=start + len(sentence),
+                             rule="X, not Y"))
     if changed is not None and not any(c.replaces for c in out):
         out.append(changed)
         if _STILL_FRIENDS.search(whole) and changed.about:
@@ -227,10 +228,10 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     if any(f.draft.predicate == "works_at" and not f.negated for f in found):
         found += list(rules.job_fragments(sentence))
     found += list(rules.diet_fragments(sentence))
-    if (m := _NAME_OF.search(sentence)) is not None:
+    if (named := _NAME_OF.search(sentence)) is not None:
         thing = _context_thing(context)
         if thing:
-            found.append(rules.Found(Draft("user", thing, m["v"]), m.start(), m.end(), "name of"))
+            found.append(rules.Found(Draft("user", thing, named["v"]), named.start(), named.end(), "name of"))
     return found
 
 
@@ -253,7 +254,7 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
     for p in people.persons:
         s, e = p.start - start, p.end - start
         if 0 <= s < len(sentence):
-            anchors.append((s, e, p.name if not p.name.startswith("user's") or p.role else p.name, False))
+            anchors.append((s, e, p.name, False))
     for m in re.finditer(NAME, sentence):
         name = re.sub(r"['’]s$", "", m.group())
         if not is_name(name) or any(a[0] <= m.start() < a[1] for a in anchors):
@@ -281,7 +282,7 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
     first_at = anchors[0][0] if anchors else len(sentence)
     if _VERB_START.match(sentence[:first_at] + " ") and first_at > 0:
         out.append(("user", True, " " + sentence[:first_at], -1))
-    for i, (s, e, subject, first) in enumerate(anchors):
+    for i, (_, e, subject, first) in enumerate(anchors):
         stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(sentence)
         # A name inside a value ("at Oxford Brookes") is no new subject: the clause runs on past it.
         while i + 1 < len(anchors) and anchors[i + 1][2] is None and not anchors[i + 1][3] and \
@@ -315,11 +316,12 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
         return None
     else:
         times = find_times(sentence, message.at)
-        kind = claimless_kind(sentence, has_time=bool(times))
-        if kind is None and (when.effective_from or when.expires_at):
-            kind = "event"
-        if kind is None:
+        found = claimless_kind(sentence, has_time=bool(times))
+        if found is None and (when.effective_from or when.expires_at):
+            found = "event"
+        if found is None:
             return None
+        kind = found
     return Candidate(sentence, kind, cue=cue, historical=when.historical, sensitivity=sensitivity,
                      effective_from=when.effective_from, expires_at=when.expires_at, recurrence=when.recurrence,
                      about=tuple(content_words(sentence)), start=start, end=start + len(sentence),

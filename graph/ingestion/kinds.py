@@ -8,14 +8,14 @@ import re
 _PROCEDURE = re.compile(r"(?i)^(?:to|when\s+(?:i|we|you)|how\s+to|steps?|process|procedure|recipe)\b[^:]{0,80}:\s*\S|"
                         r"\b(?:first|1\.)\b.*\bthen\b.*\b(?:then|finally)\b|\byou\s+(?:also\s+)?(?:have|need)\s+to\b|"
                         r"\b(?:hold|press|run|push|rsync|restart|build|deploy)\b[^.]*\bthen\b")
-_DECISION = re.compile(r"(?i)\b(?:decided|decide\s+to|went\s+with|going\s+with|go\s+with|chose|chosen|opted|settled\s+on|"
-                       r"picked\s+\w+\s+over|made\s+the\s+call|committed\s+to|signed\s+up\s+for|accepted\s+the|"
+_DECISION = re.compile(r"(?i)\b(?:decided|decide\s+to|went\s+with|going\s+with|go\s+with|chose|chosen|opted|"
+                       r"settled\s+on|picked\s+\w+\s+over|made\s+the\s+call|committed\s+to|signed\s+up\s+for|accepted\s+the|"
                        r"turned\s+down|i'm\s+taking\s+the)\b")
-_GOAL = re.compile(r"(?i)\b(?:i\s+want\s+to|we\s+want\s+to|i\s+wanna|goal|goals|aiming|aim\s+to|plan\s+to|planning\s+to|"
-                   r"hoping\s+to|trying\s+to|saving\s+for|saving\s+up|working\s+towards?|resolution|by\s+the\s+end\s+of|"
+_GOAL = re.compile(r"(?i)\b(?:i\s+want\s+to|we\s+want\s+to|i\s+wanna|goal|goals|aiming|aim\s+to|plan\s+to|"
+                   r"planning\s+to|hoping\s+to|trying\s+to|saving\s+for|saving\s+up|working\s+towards?|resolution|by\s+the\s+end\s+of|"
                    r"determined\s+to|i'd\s+like\s+to|want\s+to\s+learn|learning)\b")
-_EVENT = re.compile(r"(?i)\b(?:wedding|funeral|meeting|appointment|dentist|doctor's|party|dinner|lunch|interview|flight|"
-                    r"trip|holiday|vacation|visit|visiting|conference|concert|exam|surgery|standup|stand-up|class|lesson|"
+_EVENT = re.compile(r"(?i)\b(?:wedding|funeral|meeting|appointment|dentist|doctor's|party|dinner|lunch|interview|"
+                    r"flight|trip|holiday|vacation|visit|visiting|conference|concert|exam|surgery|standup|stand-up|class|lesson|"
                     r"practice|choir|therapy|training|match|game|gig|book\s+club|on\s+call|staying\s+with\s+us|"
                     r"contract|kids|payday|rent|taxes|anniversary|birthday\s+dinner|deadline|moving\s+day|"
                     r"bought\s+a\s+(?:place|house|flat|home)|graduat\w+|promoted|promotion|had\s+a\s+baby|died|passed\s+away|"

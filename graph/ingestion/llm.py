@@ -97,7 +97,8 @@ class ChatClient:
         body: dict[str, Any] = {"model": self.model, "messages": [{"role": "system", "content": system},
                                                                    {"role": "user", "content": user}]}
         if self.mode == "tools":
-            body |= {"tools": [tool], "tool_choice": {"type": "function", "function": {"name": tool["function"]["name"]}}}
+            body |= {"tools": [tool],
+                     "tool_choice": {"type": "function", "function": {"name": tool["function"]["name"]}}}
         else:
             body |= {"response_format": {"type": "json_object"}}
             body["messages"][0]["content"] += " Answer with one JSON object matching: " + json.dumps(
@@ -145,7 +146,7 @@ def _candidate(m: dict[str, Any]) -> Candidate:
     if m.get("predicate") and m.get("value"):
         claim = Draft(str(m.get("subject") or "user"), str(m["predicate"]), str(m["value"]))
     memory_type = m["memory_type"] if m.get("memory_type") in MEMORY_TYPES else "fact"
-    action = m.get("action") if m.get("action") in (REMEMBER, END, FORGET) else REMEMBER
+    action = str(m["action"]) if m.get("action") in (REMEMBER, END, FORGET) else REMEMBER
     return Candidate(text=str(m["text"]), memory_type=memory_type, claim=claim, action=action,
                      historical=bool(m.get("historical")),
                      sensitivity=m["sensitivity"] if m.get("sensitivity") in SENSITIVITIES else "normal",
@@ -183,7 +184,7 @@ class LLMDecider:
                 op, mode, target = answer["operation"], answer.get("mode"), answer.get("memory_id")
                 if op not in OPERATIONS or (mode is not None and mode not in MODES):
                     raise ValueError("operation")
-                if op != ADD and target not in shown:
+                if op != ADD and (not isinstance(target, str) or target not in shown):
                     raise ValueError("memory_id")
             except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
                 log.warning("LLM decision failed (%s): the rules decide this candidate", type(exc).__name__)
@@ -191,8 +192,8 @@ class LLMDecider:
                 continue
             many = bool(c.claim and c.claim.predicate and multi(c.claim.predicate))
             out.append(Decision(op, mode if op in (UPDATE, DELETE) else None, c,
-                                shown.get(target) if op != ADD else None, str(answer.get("reasoning") or "LLM decision"),
-                                c.claim, not many))
+                                shown.get(str(target)) if op != ADD else None,
+                                str(answer.get("reasoning") or "LLM decision"), c.claim, not many))
         return [d for d in out if not (d.op == DELETE and d.target is None)]
 
 

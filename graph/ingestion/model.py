@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from graph.core.vocab import DEFAULT_SENSITIVITY
+from graph.core.vocab import DEFAULT_SENSITIVITY, INGEST_MODES, INGEST_OPERATIONS
 
-# What the decision does with a candidate (seed vocabulary of the two-phase pipeline).
-ADD, UPDATE, DELETE, NOOP = "ADD", "UPDATE", "DELETE", "NOOP"
-OPERATIONS = (ADD, UPDATE, DELETE, NOOP)
-SUPERSEDE, REPLACE, APPEND, SOFT, HARD = "supersede", "replace", "append", "soft", "hard"
-MODES = (SUPERSEDE, REPLACE, APPEND, SOFT, HARD)
+# What the decision does with a candidate, and how (graph/core/vocab.py holds the words).
+OPERATIONS, MODES = INGEST_OPERATIONS, INGEST_MODES
+ADD, UPDATE, DELETE, NOOP = INGEST_OPERATIONS
+SUPERSEDE, REPLACE, APPEND, SOFT, HARD = INGEST_MODES
 
 # What a candidate asks for: to be remembered, that what it names has ended (soft delete), or that
 # what it names be forgotten (hard delete).

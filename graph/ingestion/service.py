@@ -236,9 +236,10 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
                      actor: str, hard_delete: bool, log: list[Entry]) -> Applied:
     c = d.candidate
     target = real.get(d.target.id, d.target.id) if d.target is not None else None
-    base = dict(op=d.op, mode=d.mode, reason=d.reason, claim=d.claim if d.op != DELETE else None,
-                memory_type=c.memory_type, sensitivity=c.sensitivity, historical=c.historical,
-                effective_from=c.effective_from, expires_at=c.expires_at, recurrence=c.recurrence)
+    base = Applied(op=d.op, mode=d.mode, reason=d.reason, memory_id=None, target_id=None,
+                   claim=d.claim if d.op != DELETE else None, memory_type=c.memory_type, text=None,
+                   sensitivity=c.sensitivity, historical=c.historical, effective_from=c.effective_from,
+                   expires_at=c.expires_at, recurrence=c.recurrence)
     if d.op == DELETE and target is not None:
         mode, reason = d.mode, d.reason
         if d.mode == HARD and hard_delete:
@@ -248,17 +249,16 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
                 mode, reason = SOFT, "asked to forget it, but erasing needs an admin key: archived instead"
             found = await archive_in(tx, agent, target, actor)
         if found is None:
-            return Applied(**{**base, "op": NOOP, "mode": None, "reason": "the memory to delete is gone already"},
-                           memory_id=None, target_id=None, text=None)
+            return replace(base, op=NOOP, mode=None, reason="the memory to delete is gone already")
         # A hard delete's record names neither the memory nor what it said.
         log.append(Entry(OP_INGEST, actor, [] if mode == HARD else [target], after={
             "message": p.index, "op": DELETE, "mode": mode, "reason": reason}))
-        return Applied(**{**base, "mode": mode, "reason": reason}, memory_id=target if mode != HARD else None,
-                       target_id=target, text=None)
+        return replace(base, mode=mode, reason=reason, memory_id=target if mode != HARD else None,
+                       target_id=target)
     if d.op == NOOP and result is None:
         log.append(Entry(OP_INGEST, actor, [target] if target else [], after={
             "message": p.index, "op": NOOP, "reason": d.reason, "text": c.text}))
-        return Applied(**base, memory_id=target, target_id=target, text=c.text)
+        return replace(base, memory_id=target, target_id=target, text=c.text)
     memory = result.memory
     op, mode, reason = d.op, d.mode, d.reason
     if result.deduplicated:
@@ -269,7 +269,7 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
     log.append(Entry(OP_INGEST, actor, [memory.id, *([target] if target and target != memory.id else [])], after={
         "message": p.index, "op": op, "mode": mode, "reason": reason, "target": target,
         "claim": {"subject": claim.subject, "predicate": claim.predicate, "value": claim.value} if claim else None}))
-    return Applied(**{**base, "op": op, "mode": mode, "reason": reason}, memory_id=memory.id,
+    return replace(base, op=op, mode=mode, reason=reason, memory_id=memory.id,
                    target_id=target if op != NOOP else memory.id, text=memory.text, status=memory.status,
                    superseded=result.superseded, pending_conflict_id=result.pending_conflict_id)
 
@@ -330,7 +330,8 @@ def _known_of_row(memory: dict[str, Any], claim: dict[str, Any] | None, order: i
     created = from_graph(memory.get("created_at"))
     return Known(id=memory["id"], text=memory["text"], memory_type=memory.get("memory_type") or "fact",
                  subject=claim["subject"] if claim else None, predicate=claim["predicate"] if claim else None,
-                 value=claim["value"] if claim else None, exclusive=bool(claim.get("exclusive", True)) if claim else True,
+                 value=claim["value"] if claim else None,
+                 exclusive=bool(claim.get("exclusive", True)) if claim else True,
                  historical=bool(memory.get("historical")), sensitivity=memory.get("sensitivity") or "normal",
                  recurrence=memory.get("recurrence"),
                  order=int(created.timestamp() * 1e6) if created else order,

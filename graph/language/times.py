@@ -42,10 +42,10 @@ _REL = (r"(?:(?P<rel>starting(?: from| on| in)?|starts?(?: on| in)?|beginning(?:
 # Each alternative is one expression; its group name says how it resolves (see _resolve).
 _CORE = "|".join((
     r"(?P<rday>today|tonight|tomorrow|yesterday|the day after tomorrow|the day before yesterday)",
-    r"(?P<edge>(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+|last\s+)?"
-    r"(?:week|month|year))",
-    r"(?P<span>the\s+(?:next|coming|past|last|following)\s+(?:" + _NUM + r"\s+)?" + _UNIT +
-    r"|(?:next|coming|past|last|following)\s+" + _NUM + r"\s+" + _UNIT + r")",
+    (r"(?P<edge>(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+|last\s+)?"
+     r"(?:week|month|year))"),
+    (r"(?P<span>the\s+(?:next|coming|past|last|following)\s+(?:" + _NUM + r"\s+)?" + _UNIT
+     + r"|(?:next|coming|past|last|following)\s+" + _NUM + r"\s+" + _UNIT + r")"),
     r"(?P<rel_unit>(?:this|next|last|coming)\s+(?:week(?:end)?|month|year))",
     r"(?P<ago>" + _NUM + r"\s+" + _UNIT + r"\s+(?:ago|from now|later))",
     r"(?P<dom_of>(?:the\s+)?" + _ORD + r"\s+of\s+(?:next|this|the)\s+month)",
@@ -102,7 +102,13 @@ def _unit_delta(n: int, unit: str) -> relativedelta:
     unit = unit.lower().rstrip("s")
     if unit == "fortnight":
         return relativedelta(weeks=2 * n)
-    return relativedelta(**{unit + "s": n})
+    if unit == "day":
+        return relativedelta(days=n)
+    if unit == "week":
+        return relativedelta(weeks=n)
+    if unit == "month":
+        return relativedelta(months=n)
+    return relativedelta(years=n)
 
 
 def _month_number(word: str) -> int:

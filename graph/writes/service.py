@@ -257,7 +257,8 @@ def _succeed(book: Book, targets: dict[str, dict[str, Any]], item: NewMemory, ro
             continue
         if not clash.new_wins:
             continue  # an older state than the target: it takes nothing from the present
-        state.supersede(target, clash.rule, {"new_id": memory_id, "new_trust": trust, "old_trust": clash.existing.trust})
+        state.supersede(target, clash.rule,
+                        {"new_id": memory_id, "new_trust": trust, "old_trust": clash.existing.trust})
         replaced.append(target)
     if replaced:
         log.append(Entry(OP_SUPERSEDE, actor, [memory_id, *replaced],
