@@ -11,11 +11,12 @@ sentence's temporal fields and sensitivity."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
+from graph.ingestion.frames import frame_claims
 from graph.ingestion.kinds import claimless_kind
 from graph.ingestion.model import (
     CUE_CORRECTION,
@@ -33,6 +34,7 @@ from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import content_words, normal
 from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
 from graph.language import find_times, split_sentences
+from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
 
 _FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e)(?=['’]|\s|$|[,.!?])")
@@ -54,11 +56,14 @@ _FRAGMENT = re.compile(r"(?:^|[,;]\s*)(?=(?:still|also|now|just)\s+(?:hate|hates
 _NAME_OF = re.compile(r"(?i)\b(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+(?P<v>[A-Z][\w’'-]*|[a-z]+)")
 _CONTEXT_THING = re.compile(r"(?i)\b(?:found|got|have|met|new|my|our|a|an)\s+(?:new\s+|great\s+|good\s+)?"
                             r"(?P<x>[a-z]+)(?=\s+(?:i|who|that|we|called|named)\b|\s*[,.!?]|$)")
+# Where claims come from: the parse's frames, the word patterns, or both (the frames first; a
+# pattern adds a claim for a subject and predicate the frames did not find). The bench compares them.
+CLAIMS_PARSED, CLAIMS_LEXICAL, CLAIMS_BOTH = "parsed", "lexical", "both"
 _STILL_FRIENDS = re.compile(r"(?i)\bstill\s+(?:good\s+)?friends\b")
 
 
 def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
-            registered: dict[str, bool] | None = None) -> Extraction:
+            registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH) -> Extraction:
     """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
     `circle` the names of people the tenant's memories know; `registered` the tenant's registered
     predicates (name -> multi-valued)."""
@@ -85,7 +90,8 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
                 return Extraction((), secrets, ("asked not to remember it",))
             out.append(_forget(sentence.text, what, itself, sentence.start, sentence.end, text, private))
             continue
-        found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text)
+        found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text,
+                          claims)
         if isinstance(found, str):
             skipped.append(found)
             continue
@@ -131,7 +137,7 @@ _GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "sa
 
 
 def _sentence(sentence: str, start: int, message: Message, people: People, registered: dict[str, bool],
-              context: Sequence[Message], private: bool, whole: str) -> list[Candidate] | str:
+              context: Sequence[Message], private: bool, whole: str, mode: str) -> list[Candidate] | str:
     if cues.is_small_talk(sentence):
         return "small talk"
     if cues.is_question(sentence):
@@ -154,7 +160,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     cue = cues.cue_of(sentence)
     if cue is None and cues.CORRECTION_WORDS.search(whole):
         cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
-    found = _claims(sentence, start, people, registered, context)
+    found = _claims(sentence, start, people, registered, context, mode)
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
@@ -204,7 +210,37 @@ def _type_of(predicate: str | None) -> str:
 
 
 def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
-            context: Sequence[Message]) -> list[rules.Found]:
+            context: Sequence[Message], mode: str = CLAIMS_BOTH) -> list[rules.Found]:
+    parsed: list[rules.Found] = []
+    if mode != CLAIMS_LEXICAL:
+        clauses = _clauses(sentence, start, people)
+        parsed = list(frame_claims(parse([sentence])[0], start, people, _anchor(clauses, sentence)))
+    lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED)
+    if not parsed:
+        return lexical
+    have = {_merge_key(f) for f in parsed}
+    return parsed + [f for f in lexical if _merge_key(f) not in have]
+
+
+def _merge_key(f: rules.Found) -> tuple[str, str | None, bool, str]:
+    multi = f.draft.predicate in PREDICATES and PREDICATES[f.draft.predicate].multi
+    return f.draft.subject.lower(), f.draft.predicate, f.negated, normal(f.draft.value) if multi else ""
+
+
+def _anchor(clauses: list[tuple[str | None, bool, str, int]], sentence: str) -> Callable[[int], str | None]:
+    """The subject the clause reading gives a character of the sentence: the clause it falls in."""
+    def subject_at(at: int) -> str | None:
+        before = [c for c in clauses if c[3] <= at]
+        if before:
+            return before[-1][0]
+        return "user" if not clauses else None  # chat drops the "I": "moved to Lisbon last week"
+    return subject_at
+
+
+def _lexical_claims(sentence: str, start: int, people: People, registered: dict[str, bool],
+                    context: Sequence[Message], verbs: bool = True) -> list[rules.Found]:
+    """The word patterns; `verbs` False leaves out those the parse's frames stand for (verb
+    patterns, languages, a job title or diet said alone)."""
     found: list[rules.Found] = []
     for p in people.persons:
         if start <= p.start < start + len(sentence) and p.role and not p.name.startswith("user's"):
@@ -214,7 +250,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     for f, _open in rules.possessive_claims(sentence, people, start, registered):
         found.append(f)
     found += list(rules.sentence_claims(sentence))
-    for subject, first, clause, at in _clauses(sentence, start, people):
+    for subject, first, clause, at in _clauses(sentence, start, people) if verbs else ():
         if subject is None:
             continue
         for f in rules.verb_claims(clause, subject, first):
@@ -225,9 +261,10 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     found += list(rules.pets(sentence))
     found += list(rules.devices(sentence))
     found += list(rules.ended_devices(sentence))
-    if any(f.draft.predicate == "works_at" and not f.negated for f in found):
+    if verbs and any(f.draft.predicate == "works_at" and not f.negated for f in found):
         found += list(rules.job_fragments(sentence))
-    found += list(rules.diet_fragments(sentence))
+    if verbs:
+        found += list(rules.diet_fragments(sentence))
     if (named := _NAME_OF.search(sentence)) is not None:
         thing = _context_thing(context)
         if thing:
