@@ -21,6 +21,7 @@ from graph.ingestion.vocabulary import (
     DEVICE_WORDS,
     DIETS,
     FAVORITE_PREFIX,
+    INSTITUTIONS,
     JOB_HEADS,
     LANGUAGES,
     NATIONALITIES,
@@ -50,8 +51,7 @@ _CAP = r"[A-ZÀ-Ý][\w’'.&+-]*"
 _PLACE = _CAP + r"(?:\s+(?:" + _CAP + r"|de|do|da|del|am|upon|on|le|la|sur)(?=\s+[A-ZÀ-Ý]))*(?:\s+" + _CAP + r")?"
 _ORG = (_CAP + r"(?:\s+(?:" + _CAP + r"|&|of|de|the|for|and)(?=\s+[A-ZÀ-Ý&]))*(?:\s+(?:" + _CAP + r"|&\s+" + _CAP
         + r"))?")
-_INSTITUTION = (r"(?:hospital|school|university|uni|college|clinic|bank|surgery|library|council|agency|studio|"
-                r"labs?|office|academy|institute|zoo|museum|hotel|restaurant|cafe|café|bakery|shop|store|gym|firm|practice)")
+_INSTITUTION = r"(?:" + "|".join(sorted(INSTITUTIONS, key=len, reverse=True)) + r")"
 _ORG_LOWER = (r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|"
               r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)")
 _NP = r"[\w’'&+-]+(?:\s+[\w’'&+-]+){0,3}?"
@@ -201,7 +201,7 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
 
 
 def _value(raw: str, predicate: str) -> str | None:
-    raw = raw.strip()
+    raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
     called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
     if called:
         raw = called.group(1)

@@ -11,8 +11,9 @@ sentence's temporal fields and sensitivity."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
@@ -62,23 +63,39 @@ CLAIMS_PARSED, CLAIMS_LEXICAL, CLAIMS_BOTH = "parsed", "lexical", "both"
 _STILL_FRIENDS = re.compile(r"(?i)\bstill\s+(?:good\s+)?friends\b")
 
 
-def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
-            registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH) -> Extraction:
-    """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
-    `circle` the names of people the tenant's memories know; `registered` the tenant's registered
-    predicates (name -> multi-valued)."""
-    registered = registered or {}
-    findings = find_secrets(message.text)
-    secrets = tuple((f.kind, f.start, f.end) for f in findings)
+def to_parse(messages: Sequence[Message]) -> list[str]:
+    """The sentences `extract` will parse for these messages: a caller with many messages parses
+    them in one batch (graph/language/parser.py) and passes the result as `docs`."""
+    return [s.text for m in messages if m.role == "user" for s in split_sentences(_redacted(m.text)[0])]
+
+
+def _redacted(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    findings = find_secrets(text)
     # Every secret is replaced before any rule reads the text: a claim or memory holding a
     # redaction is dropped, so no secret (nor a stand-in for one) becomes a value.
-    text = redact(message.text, findings) if findings else message.text
+    return (redact(text, findings) if findings else text), tuple((f.kind, f.start, f.end) for f in findings)
+
+
+def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
+            registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH,
+            docs: Mapping[str, Any] | None = None) -> Extraction:
+    """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
+    `circle` the names of people the tenant's memories know; `registered` the tenant's registered
+    predicates (name -> multi-valued); `docs` the parses of `to_parse([message])`, when the caller
+    parsed them in a batch (else they are parsed here)."""
+    registered = registered or {}
+    text, secrets = _redacted(message.text)
     if message.role != "user":
         return Extraction((), secrets, ("the assistant's words state nothing about the user",))
     recent = _recent_people(context, circle)
     people = find_people(text, set(circle), recent)
     private = is_private(text)
     sentences = list(split_sentences(text))
+    if claims == CLAIMS_LEXICAL:
+        docs = {}
+    elif docs is None:
+        # One parse of every sentence (one batch through the pipeline), read by the frames below.
+        docs = dict(zip([s.text for s in sentences], parse([s.text for s in sentences]), strict=True))
     out: list[Candidate] = []
     skipped: list[str] = []
     content_before = False
@@ -91,7 +108,7 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
             out.append(_forget(sentence.text, what, itself, sentence.start, sentence.end, text, private))
             continue
         found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text,
-                          claims)
+                          claims, docs)
         if isinstance(found, str):
             skipped.append(found)
             continue
@@ -137,7 +154,8 @@ _GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "sa
 
 
 def _sentence(sentence: str, start: int, message: Message, people: People, registered: dict[str, bool],
-              context: Sequence[Message], private: bool, whole: str, mode: str) -> list[Candidate] | str:
+              context: Sequence[Message], private: bool, whole: str, mode: str,
+              docs: Mapping[str, Any]) -> list[Candidate] | str:
     if cues.is_small_talk(sentence):
         return "small talk"
     if cues.is_question(sentence):
@@ -160,7 +178,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     cue = cues.cue_of(sentence)
     if cue is None and cues.CORRECTION_WORDS.search(whole):
         cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
-    found = _claims(sentence, start, people, registered, context, mode)
+    found = _claims(sentence, start, people, registered, context, mode, docs)
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
@@ -210,11 +228,12 @@ def _type_of(predicate: str | None) -> str:
 
 
 def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
-            context: Sequence[Message], mode: str = CLAIMS_BOTH) -> list[rules.Found]:
+            context: Sequence[Message], mode: str, docs: Mapping[str, Any]) -> list[rules.Found]:
     parsed: list[rules.Found] = []
     if mode != CLAIMS_LEXICAL:
         clauses = _clauses(sentence, start, people)
-        parsed = list(frame_claims(parse([sentence])[0], start, people, _anchor(clauses, sentence)))
+        doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
+        parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
     lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED)
     if not parsed:
         return lexical

@@ -22,8 +22,18 @@ from graph.ingestion.claims import Found
 from graph.ingestion.model import Draft
 from graph.ingestion.people import People, is_name
 from graph.ingestion.text import clean_value
-from graph.ingestion.vocabulary import DIETS, JOB_HEADS, LANGUAGES, NATIONALITIES, NOT_VALUES, ROLES
+from graph.ingestion.vocabulary import (
+    DIETS,
+    INSTITUTIONS,
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    NOT_VALUES,
+    ROLES,
+    SCHOOLS,
+)
 
+VALUE_ONLY = "value only"
 # lemma -> {the value's slot: a preposition, or "dobj" for the direct object -> predicate}
 VERBS: dict[str, dict[str, str]] = {
     "live": {"in": "lives_in", "at": "lives_in"}, "reside": {"in": "lives_in"}, "base": {"in": "lives_in"},
@@ -41,9 +51,11 @@ VERBS: dict[str, dict[str, str]] = {
     "study": {"at": "studies_at"}, "attend": {"dobj": "studies_at"},
     "turn": {"dobj": "age"},
     "obsess": {"with": "likes"},
+    # A value whose thing the message does not name: the decision finds the slot it changes.
+    "switch": {"to": VALUE_ONLY}, "change": {"to": VALUE_ONLY}, "swap": {"to": VALUE_ONLY},
 }
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
-PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at"})
+PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
 _QUANTITY = frozenset({"bit", "lot", "little", "touch", "smattering"})
@@ -67,8 +79,12 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
             yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
                 t.pos_ in ("VERB", "AUX") for t in doc):
-            # A verbless fragment is said of the clause's subject: "not a fan of horror movies tbh".
-            yield from _copula(tok, [tok], anchor(tok.idx - doc[0].idx), implicit=True)
+            # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
+            # or of a name whose "'s" the parser read as a possessive ("Lena's vegan now").
+            owner = next((c for c in tok.children if c.dep_ == "poss" and c.pos_ == "PROPN" and any(
+                k.dep_ == "case" for k in c.children)), None)
+            subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
+            yield from _copula(tok, [tok], subject, implicit=True)
         elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
                                                    c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
                                                    for c in tok.children):
@@ -101,6 +117,8 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         head = child if slot == "dobj" else _object(child)
         if head is None:
             continue
+        if predicate == "works_at" and (head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
+            predicate = "studies_at"  # "my daughter started at Oxford Brookes"
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
 
 
@@ -140,6 +158,8 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
                 predicate = "lives_in"
+            if low == "on" and now:
+                predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
             if predicate is not None:
                 yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
 
@@ -153,14 +173,20 @@ def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, r
         if tok.lower_ in _QUANTITY:  # "a bit of Mandarin"
             tok = next((_object(p) for p in tok.children if p.dep_ == "prep" and p.lower_ == "of"), None) or tok
         value = _value(tok, predicate)
-        if value is not None:
-            yield _found(subject, predicate, value, tok, rule, negated=negated)
+        if value is None:
+            continue
+        yield _found(subject, predicate, value, tok, rule, negated=negated)
+        if predicate == "works_at" and not negated:
+            for title in tok.children:  # "I work at Wise, staff engineer"
+                if title.dep_ == "appos" and title.lemma_.lower() in JOB_HEADS:
+                    yield _found(subject, "job_title", _phrase(title), title, rule + " title")
 
 
 def _value(tok: Any, predicate: str) -> str | None:
     if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
         return None
-    if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper():
+    if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
+            and tok.lemma_.lower() not in INSTITUTIONS:
         return None
     if predicate in ("likes", "dislikes") and any(c.dep_ == "poss" for c in tok.children):
         return None  # "loving my new job": an owned thing, not a taste
@@ -175,21 +201,28 @@ def _value(tok: Any, predicate: str) -> str | None:
 
 
 def _phrase(tok: Any) -> str:
-    """The noun phrase `tok` heads, minimal: its compounds and modifiers, no article, no clause."""
+    """The noun phrase `tok` heads, minimal: its compounds and modifiers (a name's possessive too:
+    "st thomas' hospital"), and "of NAME" after a name ("University of Porto"); no article, no clause."""
     doc = tok.doc
     left = tok
-    for c in reversed([c for c in tok.lefts if c.lower_ not in _NOT_PART]):
-        if c.dep_ in _MODIFIERS and c.i == left.i - 1 or (c.dep_ in _MODIFIERS and c.i < left.i and
-                                                        all(t.dep_ in _MODIFIERS for t in doc[c.i:left.i])):
-            left = doc[c.left_edge.i] if c.left_edge.dep_ in _MODIFIERS else c
+    for c in reversed(list(tok.lefts)):
+        if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
+            break
+        left = c.left_edge if c.left_edge.dep_ in (*_MODIFIERS, "poss") or c.dep_ == "poss" else c
     right = tok
     for c in tok.rights:
-        if c.i == right.i + 1 and (c.dep_ in ("compound", "flat", "nummod") or
-                                   (c.dep_ == "cc" and c.text == "&")):
+        joined = c.dep_ in ("compound", "flat", "nummod") or (c.dep_ == "cc" and c.text == "&") \
+            or (c.dep_ == "conj" and right.text == "&")  # "Moore & Partners"
+        if c.i == right.i + 1 and joined:
             right = c
-        elif c.dep_ == "conj" and right.text == "&" and c.i == right.i + 1:
-            right = c
+        elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
+                (obj := _object(c)) is not None and obj.pos_ == "PROPN":
+            right = obj.right_edge
     return clean_value(doc[left.i:right.i + 1].text)
+
+
+def _role(subject: str, people: People) -> str | None:
+    return next((p.role for p in people.persons if p.name == subject), None)
 
 
 def _object(prep: Any) -> Any:
@@ -198,7 +231,8 @@ def _object(prep: Any) -> Any:
 
 def _found(subject: str, predicate: str, value: str, tok: Any, rule: str, negated: bool = False) -> Found:
     start = tok.idx - tok.doc[0].idx
-    return Found(Draft(subject, predicate, value), start, start + len(tok.text), rule, negated=negated)
+    return Found(Draft(subject, None if predicate == VALUE_ONLY else predicate, value), start, start + len(tok.text),
+                 rule, negated=negated)
 
 
 def _negated(verb: Any) -> bool:
@@ -234,7 +268,7 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
                                                    for c in tok.children):
         named = next((c for c in tok.children if c.dep_ in ("appos", "compound") and c.text[:1].isupper()), None)
         return _phrase(named) if named is not None else f"user's {ROLES[low]}"
-    if tok.pos_ == "PROPN" or contracted and tok.text[:1].isupper():
+    if tok.pos_ == "PROPN" or (contracted and tok.text[:1].isupper()):
         name = _phrase(tok)
         if is_name(name) and people.known(name):
             people.mention(name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -121,8 +121,11 @@ class LLMExtractor:
     def __init__(self, chat: ChatClient, fallback: Extractor | None = None) -> None:
         self.chat, self.fallback = chat, fallback or RuleExtractor()
 
+    async def prepare(self, messages: Sequence[Message]) -> Mapping[str, Any]:
+        return {}  # the model reads the text; the rules' fallback parses what it needs
+
     async def extract(self, message: Message, context: Sequence[Message], circle: set[str],
-                      registered: dict[str, bool]) -> Extraction:
+                      registered: dict[str, bool], prepared: Mapping[str, Any] | None = None) -> Extraction:
         findings = find_secrets(message.text)
         secrets = tuple((f.kind, f.start, f.end) for f in findings)
         if message.role != "user":

@@ -123,6 +123,7 @@ class IngestService:
         agent = request.agent
         registered = {r["schema"]["predicate"]: r["schema"]["cardinality"] == "multi"
                       for r in await self.runner.read("beliefs/predicates/list", agent=agent)}
+        prepared = await self.extractor.prepare(request.messages)
         plans: list[_Plan] = []
         planned: list[Known] = []
         gone: set[str] = set()
@@ -132,7 +133,7 @@ class IngestService:
             about = await self._read("ingestion/entity_memories", agent,
                                      name_keys=sorted({entity_key(agent, n) for n in names}))
             circle = circle_of([*about, *planned])
-            extraction = await self.extractor.extract(message, context, circle, registered)
+            extraction = await self.extractor.extract(message, context, circle, registered, prepared)
             candidates = [_canonical(c, circle) for c in extraction.candidates]
             slots = {(c.claim.subject, p) for c in candidates if c.claim and c.claim.predicate
                      for p in (c.claim.predicate, *c.replaces, *SUCCESSORS.get(c.claim.predicate, ()))}

@@ -4,19 +4,25 @@ turns a message's candidates and the known memories into decisions. The LLM step
 implement the same two."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import anyio
 
 from graph.ingestion.decide import decide_message
-from graph.ingestion.extractor import extract
+from graph.ingestion.extractor import extract, to_parse
 from graph.ingestion.model import Candidate, Decision, Extraction, Known, Message
+from graph.language.parser import parse
 
 
 class Extractor(Protocol):
     name: str
 
+    async def prepare(self, messages: Sequence[Message]) -> Mapping[str, Any]:
+        """What extraction of these messages needs computed once for all (the rules: their parses)."""
+
     async def extract(self, message: Message, context: Sequence[Message], circle: set[str],
-                      registered: dict[str, bool]) -> Extraction: ...
+                      registered: dict[str, bool], prepared: Mapping[str, Any] | None = None) -> Extraction: ...
 
 
 class Decider(Protocol):
@@ -29,9 +35,16 @@ class Decider(Protocol):
 class RuleExtractor:
     name = "rules"
 
+    async def prepare(self, messages: Sequence[Message]) -> Mapping[str, Any]:
+        """Every sentence of the request parsed in one batch, in a worker thread (the parse is the
+        rules' one CPU-heavy step; the event loop keeps serving)."""
+        texts = to_parse(messages)
+        docs = await anyio.to_thread.run_sync(parse, texts)
+        return dict(zip(texts, docs, strict=True))
+
     async def extract(self, message: Message, context: Sequence[Message], circle: set[str],
-                      registered: dict[str, bool]) -> Extraction:
-        return extract(message, context, circle=circle, registered=registered)
+                      registered: dict[str, bool], prepared: Mapping[str, Any] | None = None) -> Extraction:
+        return extract(message, context, circle=circle, registered=registered, docs=prepared)
 
 
 class RuleDecider:

@@ -94,6 +94,11 @@ sysadmin administrator admin dev devops founder ceo cto cfo coo owner entreprene
 assistant receptionist cashier salesperson marketer recruiter coordinator planner specialist technician
 inspector officer firefighter soldier police policeman policewoman detective carer caregiver midwife
 physiotherapist optometrist economist statistician mathematician physicist chemist biologist""".split())
+# Head nouns of an organisation or a place of work or study, written lower-case in chat or not
+# ("st thomas' hospital", "the University of Porto"); the first group is where one studies.
+SCHOOLS = frozenset("university uni college school academy institute polytechnic".split())
+INSTITUTIONS = SCHOOLS | frozenset("""hospital clinic bank surgery library council agency studio lab labs office zoo
+museum hotel restaurant cafe café bakery shop store gym firm practice""".split())
 # Words that are never the thing owned in "my X is Y" (feelings, body, turns of phrase).
 NOT_THINGS = frozenset("""bad fault turn point guess day week weekend life head brain heart back knees knee feet
 hands body mind mood luck pleasure treat plan idea problem question answer issue worry concern excuse story
