@@ -278,7 +278,9 @@ async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: 
 def _new_memory(agent: str, message: Message, d: Decision, request: IngestRequest, real: dict[str, str]) -> NewMemory:
     c = d.candidate
     claim = None
-    event_at = message.at
+    # A message stamped ahead of the server's clock (a client's clock runs fast) happened by now: a
+    # change dated in the future would leave what it replaces active beside it until that instant.
+    event_at = min(message.at, utcnow())
     if d.claim is not None and d.claim.predicate is not None:
         # History and further values of a multi-valued predicate never rival the current value.
         exclusive = d.exclusive and not c.historical

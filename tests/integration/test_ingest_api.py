@@ -154,3 +154,16 @@ def test_bad_input_is_a_problem_naming_the_field(client, agent):
     plain = client.post("/v1/ingest", json={"agent": agent, "text": "My dentist is Dr. Lee."})
     assert plain.status_code == 200
     assert ops(plain.json()) == [("ADD", None, "dentist", "Dr. Lee")]
+
+
+def test_a_message_stamped_ahead_of_the_server_clock_still_supersedes_at_once(client, agent):
+    """A client clock a little ahead of the server's: the change is not left waiting for that
+    instant (the old value must not stay active beside the new one)."""
+    ingest(client, agent, "I live in Berlin.")
+    ahead = (datetime.now(UTC) + timedelta(minutes=2)).isoformat()
+    answer = client.post("/v1/ingest", json={"agent": agent, "messages": [
+        {"role": "user", "text": "We finally relocated to Lisbon!", "at": ahead}]}).json()
+    assert ops(answer) == [("UPDATE", "supersede", "lives_in", "Lisbon")]
+    assert [m["text"] for m in listed(client, agent)] == ["We finally relocated to Lisbon!"]
+    berlin = [m for m in listed(client, agent, include_superseded=True) if m["text"] == "I live in Berlin."]
+    assert [m["status"] for m in berlin] == ["superseded"]
