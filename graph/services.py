@@ -19,6 +19,7 @@ from graph.core.errors import CredenceError
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
+from graph.ingestion.defaults import FixedDefault
 from graph.ingestion.llm import steps_from_settings
 from graph.ingestion.service import IngestService
 from graph.keys.service import KeyService
@@ -138,7 +139,8 @@ class Services:
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
                    audit=memories.audit,
                    ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
-                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings)),
+                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings),
+                                           default=FixedDefault(settings.ingest_by_default)),
                    schema_applied=True, supervisor=supervisor,
                    backend_pid=backend_pid)
 

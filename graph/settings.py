@@ -138,6 +138,9 @@ class Settings(BaseSettings):
     ingest_llm_mode: str = Field("tools", pattern="^(tools|json)$",
                                  description="How the LLM answers: tool calls, or a JSON object.")
     ingest_llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM call may take.")
+    ingest_by_default: bool = Field(
+        False, description="Plain stores (text without a claim) go through ingestion unless the request's `ingest` "
+                           "says no; per agent, memory preferences may say otherwise.")
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:

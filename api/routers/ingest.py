@@ -3,11 +3,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from api.deps import ActorDep, GuardDep, ServicesDep
-from api.gate import ACCESS
+from api.deps import ActorDep, GuardDep, ServicesDep, may_erase
 from api.schemas.ingest import IngestIn, IngestOut
 from graph.core.errors import InvalidInput
-from graph.keys.model import Role
 
 router = APIRouter(prefix="/v1", tags=["ingest"])
 
@@ -21,6 +19,4 @@ async def ingest(body: IngestIn, services: ServicesDep, actor: ActorDep, guard: 
     await guard.write(body.agent)
     domain = body.to_domain()
     guard.sources(domain.source, *{m.source for m in domain.messages if m.source})
-    # Erasing on request ("forget that") is a hard delete, which needs the admin role.
-    may_erase = request.scope[ACCESS].role >= Role.ADMIN
-    return IngestOut.of(await services.ingestion.ingest(domain, actor, hard_delete=may_erase))
+    return IngestOut.of(await services.ingestion.ingest(domain, actor, hard_delete=may_erase(request)))

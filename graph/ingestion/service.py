@@ -35,6 +35,7 @@ from graph.core.vocab import (
     SENSITIVITIES,
     SOURCE_TYPES,
 )
+from graph.ingestion.defaults import FixedDefault, IngestDefault
 from graph.ingestion.extractor import mentioned_names
 from graph.ingestion.known import circle_of, is_multi
 from graph.ingestion.model import (
@@ -60,7 +61,8 @@ from graph.ingestion.model import (
 )
 from graph.ingestion.steps import Decider, Extractor, RuleDecider, RuleExtractor
 from graph.ingestion.vocabulary import SUCCESSORS
-from graph.memories.model import Claim, NewMemory, Provenance
+from graph.memories.model import Claim, NewMemory, Provenance, StoreResult
+from graph.memories.secrets import screen_many
 from graph.memories.service import archive_in, hard_delete_in
 from graph.retrieval import RetrievalService, SearchQuery
 from graph.store.gateway import GraphRunner, Tx
@@ -92,11 +94,13 @@ class _Plan:
 class IngestService:
     def __init__(self, runner: GraphRunner, writes: WriteService, retrieval: RetrievalService, *,
                  max_messages: int, max_text_chars: int, extractor: Extractor | None = None,
-                 decider: Decider | None = None) -> None:
+                 decider: Decider | None = None, default: IngestDefault | None = None) -> None:
         self.runner, self.writes, self.retrieval = runner, writes, retrieval
         self.max_messages, self.max_text_chars = max_messages, max_text_chars
         self.extractor: Extractor = extractor or RuleExtractor()
         self.decider: Decider = decider or RuleDecider()
+        # Whether an agent's plain stores go through this pipeline when the request does not say.
+        self.default: IngestDefault = default or FixedDefault(False)
 
     # -- input ---------------------------------------------------------------------------------
     def check(self, request: IngestRequest) -> IngestRequest:
@@ -120,6 +124,54 @@ class IngestService:
         """`hard_delete`: whether the caller may erase ("forget that"); without it a hard delete is
         applied as an archive, and the answer says so."""
         request = self.check(request)
+        plans = await self._plan(request)
+        if request.dry_run:
+            return IngestResult(tuple(_planned_result(p) for p in plans), True, self.extractor.name,
+                                self.decider.name)
+        results, _ = await self._apply([(request, plans)], [], actor, hard_delete)
+        return IngestResult(tuple(results[0]), False, self.extractor.name, self.decider.name)
+
+    async def store(self, items: Sequence[NewMemory], ingest: Sequence[bool | None], actor: str = DEFAULT_ACTOR, *,
+                    field_prefix: str = "memories", hard_delete: bool = False) -> Sequence[StoreResult | MessageResult]:
+        """A plain store (POST /v1/memories, a batch) where items may opt into this pipeline: an item
+        whose `ingest` is true, or None and the agent's default (self.default) says so, and that has
+        no claim, is read as one user message (its text, its event_at or now, its provenance); the
+        others are written as they are. One transaction for all: the answer is each item's write
+        (StoreResult) or operations (MessageResult), in the items' order. Without an ingested item
+        it is exactly WriteService.store_many."""
+        if len(ingest) != len(items):
+            raise InvalidInput(f"{field_prefix}.ingest", "must give one flag (or None) per item")
+        where = (lambda i: f"{field_prefix}[{i}].") if field_prefix else (lambda i: "")
+        flags = []
+        for i, (item, flag) in enumerate(zip(items, ingest, strict=True)):
+            if flag and item.claim is not None:
+                raise InvalidInput(f"{where(i)}ingest", "a memory with a claim is stored as it is: "
+                                                       "ingest reads text without one")
+            check_agent(item.agent)
+            flags.append(item.claim is None and (flag if flag is not None else await self.default.ingests(item.agent)))
+        if not any(flags):
+            return await self.writes.store_many(items, field_prefix, actor)
+        # Secrets as a plain store treats them: refused (the default) or redacted before anything reads the text.
+        screened, _ = screen_many(list(items), field_prefix)
+        requests: dict[str, list[int]] = {}
+        for i, (item, flag) in enumerate(zip(screened, flags, strict=True)):
+            if flag:
+                requests.setdefault(item.agent, []).append(i)
+        groups = []
+        for agent, positions in requests.items():
+            messages = tuple(message_of("user", screened[i].text, screened[i].event_at, screened[i].provenance.source,
+                                        screened[i].provenance.ref) for i in positions)
+            request = self.check(IngestRequest(agent, messages, source=DEFAULT_INGEST_SOURCE))
+            groups.append((request, await self._plan(request)))
+        plain = [i for i, flag in enumerate(flags) if not flag]
+        results, stored = await self._apply(groups, [items[i] for i in plain], actor, hard_delete)
+        out: dict[int, StoreResult | MessageResult] = dict(zip(plain, stored, strict=True))
+        for positions, found in zip(requests.values(), results, strict=True):
+            out.update((i, replace(r, index=i)) for i, r in zip(positions, found, strict=True))
+        return [out[i] for i in range(len(items))]
+
+    async def _plan(self, request: IngestRequest) -> list[_Plan]:
+        """Every message's decisions, read against the tenant and the request's earlier messages."""
         agent = request.agent
         registered = {r["schema"]["predicate"]: r["schema"]["cardinality"] == "multi"
                       for r in await self.runner.read("beliefs/predicates/list", agent=agent)}
@@ -162,10 +214,7 @@ class IngestService:
                 if d.op in (ADD, UPDATE):
                     plan.ids[j] = f"planned-{uuid.uuid4()}"
                     planned.append(_known_of_plan(plan.ids[j], d, len(planned), lambda p: is_multi(p, registered)))
-        if request.dry_run:
-            return IngestResult(tuple(_planned_result(p) for p in plans), True, self.extractor.name,
-                                self.decider.name)
-        return await self._apply(request, plans, actor, hard_delete)
+        return plans
 
     async def _read(self, query: str, agent: str, **params: Any) -> list[Known]:
         values = next(iter(params.values()))
@@ -190,34 +239,41 @@ class IngestService:
         return out
 
     # -- applying ------------------------------------------------------------------------------
-    async def _apply(self, request: IngestRequest, plans: list[_Plan], actor: str, hard_delete: bool) -> IngestResult:
-        agent = request.agent
+    async def _apply(self, groups: list[tuple[IngestRequest, list[_Plan]]], plain: list[NewMemory], actor: str,
+                     hard_delete: bool) -> tuple[list[list[MessageResult]], list[StoreResult]]:
+        """One transaction: every group's decisions (a request's plans) and the `plain` memories
+        written beside them. Answers each group's message results and the plain memories' writes."""
         # Each planned memory gets its id now, so a later decision of the request can name it.
-        real = {planned: str(uuid.uuid4()) for p in plans for planned in p.ids.values()}
-        news: list[NewMemory] = []
-        ids: list[str] = []
-        owners: list[tuple[int, int]] = []  # (plan, decision) of each new memory
-        for p in plans:
-            for j, d in enumerate(p.decisions):
-                if d.op in (ADD, UPDATE) or (d.op == NOOP and d.claim is not None):
-                    news.append(_new_memory(agent, p.message, d, request, real))
-                    ids.append(real[p.ids[j]] if j in p.ids else str(uuid.uuid4()))
-                    owners.append((p.index, j))
+        real = {planned: str(uuid.uuid4()) for _, plans in groups for p in plans for planned in p.ids.values()}
+        news: list[NewMemory] = list(plain)
+        ids: list[str] = [str(uuid.uuid4()) for _ in plain]
+        owners: list[tuple[int, int, int]] = []  # (group, plan, decision) of each new memory after the plain ones
+        for g, (request, plans) in enumerate(groups):
+            for p in plans:
+                for j, d in enumerate(p.decisions):
+                    if d.op in (ADD, UPDATE) or (d.op == NOOP and d.claim is not None):
+                        news.append(_new_memory(request.agent, p.message, d, request, real))
+                        ids.append(real[p.ids[j]] if j in p.ids else str(uuid.uuid4()))
+                        owners.append((g, p.index, j))
         prepared = await self.writes.prepare(news, "memories", ids=ids) if news else None
 
-        async def work(tx: Tx) -> list[MessageResult]:
+        async def work(tx: Tx) -> tuple[list[list[MessageResult]], list[StoreResult]]:
             stored = await self.writes.write(tx, prepared, actor) if prepared is not None else []
-            by_owner = dict(zip(owners, stored, strict=True))
+            by_owner = dict(zip(owners, stored[len(plain):], strict=True))
             out = []
-            log: list[Entry] = []
-            for p in plans:
-                applied = []
-                for j, d in enumerate(p.decisions):
-                    result = by_owner.get((p.index, j))
-                    applied.append(await _apply_one(tx, agent, p, j, d, result, real, actor, hard_delete, log))
-                out.append(MessageResult(p.index, tuple(applied), p.extraction.secrets, p.extraction.skipped))
-            await audit.record_all(tx, agent, log)
-            return out
+            for g, (request, plans) in enumerate(groups):
+                log: list[Entry] = []
+                answers = []
+                for p in plans:
+                    applied = []
+                    for j, d in enumerate(p.decisions):
+                        result = by_owner.get((g, p.index, j))
+                        applied.append(await _apply_one(tx, request.agent, p, j, d, result, real, actor, hard_delete,
+                                                        log))
+                    answers.append(MessageResult(p.index, tuple(applied), p.extraction.secrets, p.extraction.skipped))
+                await audit.record_all(tx, request.agent, log)
+                out.append(answers)
+            return out, stored[:len(plain)]
 
         if prepared is None:
             results = await self.runner.write_tx(work)
@@ -230,7 +286,7 @@ class IngestService:
             finally:
                 prepared.discard()
             self.writes.on_vectors_written()
-        return IngestResult(tuple(results), False, self.extractor.name, self.decider.name)
+        return results
 
 
 async def _apply_one(tx: Tx, agent: str, p: _Plan, j: int, d: Decision, result: Any, real: dict[str, str],

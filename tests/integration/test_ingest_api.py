@@ -167,3 +167,59 @@ def test_a_message_stamped_ahead_of_the_server_clock_still_supersedes_at_once(cl
     assert [m["text"] for m in listed(client, agent)] == ["We finally relocated to Lisbon!"]
     berlin = [m for m in listed(client, agent, include_superseded=True) if m["text"] == "I live in Berlin."]
     assert [m["status"] for m in berlin] == ["superseded"]
+
+
+def test_a_plain_store_opts_into_ingestion_by_flag_and_by_the_agents_default(client, services, agent, monkeypatch):
+    from graph.ingestion.defaults import FixedDefault
+
+    first = client.post("/v1/memories", json={"agent": agent, "text": "I live in Berlin.", "ingest": True})
+    assert first.status_code == 200, first.text
+    assert first.json()["ingested"] is True
+    assert [(o["op"], o["claim"]["predicate"], o["claim"]["value"]) for o in first.json()["operations"]] == [
+        ("ADD", "lives_in", "Berlin")]
+    # Without the flag the agent's default decides (here: the deployment's, off): stored as it is.
+    plain = client.post("/v1/memories", json={"agent": agent, "text": "We finally relocated to Lisbon!"})
+    assert plain.status_code == 201 and plain.json()["superseded"] == []
+    client.delete(f"/v1/memories/{plain.json()['id']}", params={"agent": agent, "hard": "true"})
+    # An agent whose default is to ingest (the seam memory preferences plug into) needs no flag...
+    monkeypatch.setattr(services.ingestion, "default", FixedDefault(True))
+    moved = client.post("/v1/memories", json={"agent": agent, "text": "We finally relocated to Lisbon!"})
+    assert moved.status_code == 200, moved.text
+    assert [(o["op"], o["mode"]) for o in moved.json()["operations"]] == [("UPDATE", "supersede")]
+    assert [m["text"] for m in listed(client, agent)] == ["We finally relocated to Lisbon!"]
+    # ...and `false`, or a claim, stores as it is.
+    kept = client.post("/v1/memories", json={"agent": agent, "text": "Lisbon is lovely in May.", "ingest": False})
+    assert kept.status_code == 201 and kept.json()["text"] == "Lisbon is lovely in May."
+    claimed = client.post("/v1/memories", json={"agent": agent, "text": "I drive a Golf.", "claim": {
+        "subject": "user", "predicate": "car", "value": "Golf"}})
+    assert claimed.status_code == 201
+    refused = client.post("/v1/memories", json={"agent": agent, "text": "I drive a Golf.", "ingest": True, "claim": {
+        "subject": "user", "predicate": "car", "value": "Golf"}})
+    assert refused.status_code == 422 and "ingest" in refused.text
+
+
+def test_a_batch_reads_its_opted_in_items_in_the_same_transaction(client, agent):
+    body = {"memories": [
+        {"agent": agent, "text": "Team offsite notes: bring laptops."},
+        {"agent": agent, "text": "I work at Acme as a data analyst.", "ingest": True},
+        {"agent": agent, "text": "My dentist is Dr. Lee.", "claim": {"subject": "user", "predicate": "dentist",
+                                                                   "value": "Dr. Lee"}},
+    ]}
+    answer = client.post("/v1/memories:batch", json=body)
+    assert answer.status_code == 201, answer.text
+    out = answer.json()
+    assert out["count"] == 2 and [m["text"] for m in out["memories"]] == [
+        "Team offsite notes: bring laptops.", "My dentist is Dr. Lee."]
+    assert [i["index"] for i in out["ingested"]] == [1]
+    assert {(o["claim"]["predicate"], o["claim"]["value"]) for o in out["ingested"][0]["operations"]} == {
+        ("works_at", "Acme"), ("job_title", "data analyst")}
+    # All or nothing: a bad item refuses the batch, the ingested items included.
+    bad = {"memories": [{"agent": agent, "text": "I live in Oslo.", "ingest": True},
+                        {"agent": agent, "text": "x", "importance": 7}]}
+    assert client.post("/v1/memories:batch", json=bad).status_code == 422
+    secret = {"memories": [{"agent": agent, "text": "I live in Oslo. My password is hunter2!!", "ingest": True},
+                           {"agent": agent, "text": "Another note."}]}
+    refused = client.post("/v1/memories:batch", json=secret)
+    assert refused.status_code == 422 and "hunter2" not in refused.text
+    texts = [m["text"] for m in listed(client, agent)]
+    assert not any("Oslo" in t for t in texts) and len(texts) == 4
