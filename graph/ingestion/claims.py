@@ -165,7 +165,7 @@ SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
 )
 
 # -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
-_OWNER = r"(?P<o>(?i:my|our|his|her|their)|" + NAME + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))"
+_OWNER = r"(?P<o>(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s))|" + NAME + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))"
 _THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*"
           r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
@@ -255,8 +255,8 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
 
 def _owner(owner: str, people: People, at: int) -> str | None:
     o = owner.lower().replace("’", "'")
-    if o in ("my", "our"):
-        return "user"
+    if o in ("my", "our") or o.removeprefix("the ") == "user's":
+        return "user"  # "the user's": how an agent writes down what the user said
     if o in ("his", "her", "their"):
         return people.pronoun(at)
     name = re.sub(r"['’]s$", "", owner)

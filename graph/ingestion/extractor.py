@@ -38,7 +38,8 @@ from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
 
-_FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e)(?=['’]|\s|$|[,.!?])")
+# The user: I, we, or "the user" as an agent writes down what the user said.
+_FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e|(?:[Tt]he\s+)?[Uu]ser(?!['’]s))(?=['’]|\s|$|[,.!?])")
 _PRONOUN = re.compile(r"(?<![\w'’])(?:[Hh]e|[Ss]he|[Tt]hey|who)(?=['’]|\s|$)")
 _VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*"
                          r"(?:not\s+a|turned|"

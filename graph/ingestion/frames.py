@@ -257,7 +257,7 @@ def _subject(verb: Any, offset: int, people: People, anchor: Anchor) -> str | No
 
 def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> str | None:
     low = tok.lower_
-    if low in _FIRST:
+    if low in _FIRST or low == "user":  # "the user lives in Lisbon": an agent's note of what the user said
         return "user"
     at = offset + tok.idx - tok.doc[0].idx
     if low in _THIRD:
