@@ -157,6 +157,16 @@ def test_feedback_review_and_forget_through_mcp(service):
             found = await call(mcp, "search", query="music the user likes", tags=["music"])
             assert found["results"] == []
 
+            # Plain text, the user's own words, read by the service: a job change supersedes the old job.
+            first = await call(mcp, "remember", text="I work at Acme.", ingest=True)
+            assert first["ingested"] is True and [o["op"] for o in first["operations"]] == ["ADD"]
+            changed = await call(mcp, "remember", text="I left Acme and joined Globex.", ingest=True)
+            assert [(o["op"], o["mode"], o["claim"]["value"]) for o in changed["operations"]] == [
+                ("UPDATE", "supersede", "Globex")]
+            active = httpx.get(f"{service}/v1/memories", params={"agent": agent, "limit": 100}).json()["items"]
+            texts = {m["text"] for m in active}
+            assert "I left Acme and joined Globex." in texts and "I work at Acme." not in texts
+
     anyio.run(session)
 
 
