@@ -481,7 +481,7 @@ class Ingestion(Model):
 class Ingested(Model):
     """A store read through ingestion (`ingest`, or the agent's default): its operations."""
     openapi = "IngestedOut"
-    ingested: bool
+    ingested: bool = True
     index: int
     operations: list[IngestOperation]
     secrets: list[dict[str, Any]]

@@ -163,11 +163,11 @@ def test_feedback_review_and_forget_through_mcp(service):
             changed = await call(mcp, "remember", text="I left Acme and joined Globex.", ingest=True)
             assert [(o["op"], o["mode"], o["claim"]["value"]) for o in changed["operations"]] == [
                 ("UPDATE", "supersede", "Globex")]
-            active = httpx.get(f"{service}/v1/memories", params={"agent": agent, "limit": 100}).json()["items"]
-            texts = {m["text"] for m in active}
-            assert "I left Acme and joined Globex." in texts and "I work at Acme." not in texts
 
     anyio.run(session)
+    active = httpx.get(f"{service}/v1/memories", params={"agent": agent, "limit": 100}).json()["items"]
+    texts = {m["text"] for m in active}
+    assert "I left Acme and joined Globex." in texts and "I work at Acme." not in texts
 
 
 def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
