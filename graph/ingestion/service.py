@@ -25,7 +25,7 @@ from graph.audit import DEFAULT_ACTOR, Entry
 from graph.core.errors import InvalidInput
 from graph.core.keys import entity_key
 from graph.core.tenancy import check_agent
-from graph.core.timeutil import check_instant, from_graph, utcnow
+from graph.core.timeutil import check_instant, from_graph, iso, utcnow
 from graph.core.values import check_unicode
 from graph.core.vocab import (
     DEFAULT_INGEST_SOURCE,
@@ -220,7 +220,7 @@ class IngestService:
         values = next(iter(params.values()))
         if not values:
             return []
-        rows = await self.runner.read(query, agent=agent, **params)
+        rows = await self.runner.read(query, agent=agent, now=iso(utcnow()), **params)
         return [_known_of_row(r["memory"], r["claim"], i) for i, r in enumerate(rows)]
 
     async def _nearest(self, agent: str, text: str) -> list[Known]:

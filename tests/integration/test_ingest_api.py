@@ -223,3 +223,31 @@ def test_a_batch_reads_its_opted_in_items_in_the_same_transaction(client, agent)
     assert refused.status_code == 422 and "hunter2" not in refused.text
     texts = [m["text"] for m in listed(client, agent)]
     assert not any("Oslo" in t for t in texts) and len(texts) == 4
+
+
+def test_the_same_person_said_again_is_one_entity_and_corroborated_not_duplicated(client, agent):
+    first = ingest(client, agent, "My sister Ana lives in Porto.")
+    again = ingest(client, agent, "Ana (my sister) lives in Porto, as I said.")
+    assert sorted(ops(first)) == [("ADD", None, "lives_in", "Porto"), ("ADD", None, "sister", "Ana")]
+    assert sorted((op, claim) for op, _, claim, _ in ops(again)) == [("NOOP", "lives_in"), ("NOOP", "sister")]
+    assert len(listed(client, agent)) == 2
+    people = client.get("/v1/entities", params={"agent": agent}).json()["entities"]
+    assert [e["name"] for e in people].count("Ana") == 1
+    touched = {o["memory_id"] for m in again["messages"] for o in m["operations"]}
+    assert touched == {o["memory_id"] for m in first["messages"] for o in m["operations"]}
+
+
+def test_an_expired_memory_is_no_longer_known(client, agent):
+    """A memory past its expires_at is out of the present: saying it again adds it anew, and it is
+    neither repeated (NOOP) nor the target of an update."""
+    yesterday = (datetime.now(UTC) - timedelta(days=1)).isoformat()
+    old = client.post("/v1/memories", json={
+        "agent": agent, "text": "We're staying in Madrid until the end of the month.", "expires_at": yesterday,
+        "event_at": (datetime.now(UTC) - timedelta(days=40)).isoformat(),
+        "claim": {"subject": "user", "predicate": "lives_in", "value": "Madrid"}}).json()
+    answer = ingest(client, agent, "I live in Madrid.")
+    assert ops(answer) == [("ADD", None, "lives_in", "Madrid")], answer
+    op = answer["messages"][0]["operations"][0]
+    assert op["target_id"] is None and op["memory_id"] != old["id"]
+    hits = search(client, agent, "where does the user live?")
+    assert [h["id"] for h in hits][:1] == [op["memory_id"]] and old["id"] not in [h["id"] for h in hits]
