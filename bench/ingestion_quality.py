@@ -267,8 +267,9 @@ def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool =
             print(f"\n{row['id']} {row['text']!r}")
             for w in wrong:
                 print("   ", w)
-    return {"lines": len(rows), "ops": ops, "by_tag": by_tag, "claims": claims, "per_predicate": per_predicate, "unruled": unruled,
-            "fields": fields, "memory_type": mtype, "secrets": secrets, "leaks": leaks, "errors": len(errors)}
+    return {"lines": len(rows), "ops": ops, "by_tag": by_tag, "claims": claims, "per_predicate": per_predicate,
+            "unruled": unruled, "fields": fields, "memory_type": mtype, "secrets": secrets, "leaks": leaks,
+            "errors": len(errors)}
 
 
 def _cached(similarity: Similarity, row: dict[str, Any]) -> Callable[[str, str], float | None]:

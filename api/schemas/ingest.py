@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, Self
 
 from pydantic import BaseModel, Field
 
@@ -93,7 +93,7 @@ class MessageOut(BaseModel):
     skipped: list[str] = Field(description="Why parts of it yielded nothing.")
 
     @classmethod
-    def of(cls, m: MessageResult) -> MessageOut:
+    def of(cls, m: MessageResult) -> Self:
         return cls(index=m.index, operations=[OperationApplied.of(a) for a in m.operations],
                    secrets=[SecretFound(kind=k, start=s, end=e) for k, s, e in m.secrets], skipped=list(m.skipped))
 

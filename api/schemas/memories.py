@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Sensitivity, Status, Tag
-from api.schemas.ingest import OperationApplied, SecretFound
+from api.schemas.ingest import MessageOut
 from graph.audit import Operation
 from graph.core.vocab import (
     AUDIT_OPS,
@@ -18,7 +18,6 @@ from graph.core.vocab import (
     SECRET_KINDS,
     SECRET_MODES,
 )
-from graph.ingestion.model import MessageResult
 from graph.memories.model import DEFAULT_IMPORTANCE, Memory, NewMemory, Provenance, SecretSpan, StoreResult
 from graph.memories.rules import (
     MAX_CATEGORY_CHARS,
@@ -241,18 +240,10 @@ class MemoryBatchOut(BaseModel):
                                         "The items read through ingestion (`ingest`), each with its position.")
 
 
-class IngestedOut(BaseModel):
-    """A store read through ingestion: the operations its text led to (docs/ingestion.md)."""
+class IngestedOut(MessageOut):
+    """A store read through ingestion: the operations its text led to (docs/ingestion.md); `index`
+    is its position in the request (0 for a single memory)."""
     ingested: Literal[True] = True
-    index: int = Field(description="Its position in the request (0 for a single memory).")
-    operations: list[OperationApplied]
-    secrets: list[SecretFound] = Field(description="Secrets in the text, by kind and span; never stored.")
-    skipped: list[str] = Field(description="Why parts of it yielded nothing.")
-
-    @classmethod
-    def of(cls, m: MessageResult) -> IngestedOut:
-        return cls(index=m.index, operations=[OperationApplied.of(a) for a in m.operations],
-                   secrets=[SecretFound(kind=k, start=s, end=e) for k, s, e in m.secrets], skipped=list(m.skipped))
 
 
 class MemoryPage(BaseModel):

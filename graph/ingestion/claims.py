@@ -165,7 +165,8 @@ SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
 )
 
 # -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
-_OWNER = r"(?P<o>(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s))|" + NAME + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))"
+_OWNER = (r"(?P<o>(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s))|" + NAME
+          + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))")
 _THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*"
           r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
@@ -220,16 +221,19 @@ def _value(raw: str, predicate: str) -> str | None:
     return value if looks_like_name(value, lower_ok=True) else None
 
 
+def _owned_thing(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
+    """thing_predicate, but not for a relationship noun (people.py reads those)."""
+    thing = thing_predicate(noun, registered)
+    return None if thing is None or thing[0] in ROLES.values() else thing
+
+
 def possessive_claims(sentence: str, people: People, offset: int, registered: dict[str, bool]
                       ) -> Iterator[tuple[Found, bool]]:
     """ "my X is Y", "NAME's X is Y", "fav X = Y", "Y is my X": (found, open slot?)."""
     for m in _MY_X_IS_Y.finditer(sentence):
-        thing = thing_predicate(m["x"], registered)
-        if thing is None:
+        if (thing := _owned_thing(m["x"], registered)) is None:
             continue
         predicate, open_slot = thing
-        if predicate in ROLES.values():
-            continue  # relationships come from people.py
         subject = _owner(m["o"], people, offset + m.start())
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
         if subject is None or value is None:
@@ -240,12 +244,9 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         if value:
             yield Found(Draft("user", FAVORITE_PREFIX + m["x"].lower(), value), m.start(), m.end(), "fav X = Y"), True
     for m in _Y_IS_MY_X.finditer(sentence):
-        thing = thing_predicate(m["x"], registered)
-        if thing is None:
+        if (thing := _owned_thing(m["x"], registered)) is None:
             continue
         predicate, open_slot = thing
-        if predicate in ROLES.values():
-            continue
         raw = re.split(r"(?i)[,;]\s*|\b(?:and|but|so|now|yeah|yes|ok)\s+", m["y"])[-1]
         value = _value(raw, predicate)
         if value is None or is_first_person(value.split()[0]):
