@@ -131,7 +131,7 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
     for child in parts:
         low = child.lower_
         if child.dep_ in ("attr", "acomp", "oprd") or implicit:
-            if any(c.dep_ == "poss" for c in child.children):
+            if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
             if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
