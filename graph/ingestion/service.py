@@ -143,12 +143,14 @@ class IngestService:
             raise InvalidInput(f"{field_prefix}.ingest", "must give one flag (or None) per item")
         where = (lambda i: f"{field_prefix}[{i}].") if field_prefix else (lambda i: "")
         flags = []
+        defaults: dict[str, bool] = {}  # asked once per agent
         for i, (item, flag) in enumerate(zip(items, ingest, strict=True)):
             if flag and item.claim is not None:
                 raise InvalidInput(f"{where(i)}ingest", "a memory with a claim is stored as it is: "
                                                        "ingest reads text without one")
-            check_agent(item.agent)
-            flags.append(item.claim is None and (flag if flag is not None else await self.default.ingests(item.agent)))
+            if flag is None and item.claim is None and item.agent not in defaults:
+                defaults[item.agent] = await self.default.ingests(check_agent(item.agent))
+            flags.append(item.claim is None and (flag if flag is not None else defaults[item.agent]))
         if not any(flags):
             return await self.writes.store_many(items, field_prefix, actor)
         # Secrets as a plain store treats them: refused (the default) or redacted before anything reads the text.
