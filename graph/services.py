@@ -25,6 +25,9 @@ from graph.core.vocab import KIND_CONSOLIDATE
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
+from graph.ingestion.defaults import PreferredDefault
+from graph.ingestion.llm import steps_from_settings
+from graph.ingestion.service import IngestService
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.maintenance import Maintenance
@@ -77,6 +80,7 @@ class Services:
     ask: AskService
     maintenance: Maintenance
     consolidation: ConsolidationService
+    ingestion: IngestService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
@@ -167,8 +171,12 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, maintenance=maintenance, consolidation=consolidation, schema_applied=True,
-                   supervisor=supervisor, backend_pid=backend_pid)
+                   audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
+                   ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
+                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings),
+                                           default=PreferredDefault(preferences, settings.ingest_by_default),
+                                           preferences=preferences),
+                   schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""

@@ -241,6 +241,23 @@ class Settings(BaseSettings):
             raise ValueError("CREDENCE_CONSOLIDATION_SUMMARISER=llm needs CREDENCE_LLM_BASE_URL and CREDENCE_LLM_MODEL")
         return self
 
+    # Ingestion (graph/ingestion, docs/ingestion.md): remembering from messages.
+    ingest_max_messages: int = Field(100, ge=1, le=10_000, description="Most messages in one POST /v1/ingest.")
+    ingest_llm_url: str | None = Field(
+        None, description="An OpenAI-compatible API's base URL (…/v1) for the optional LLM extractor and decider; "
+                          "unset: the deterministic rules only.")
+    ingest_llm_model: str | None = Field(None, description="The model the LLM steps ask for.")
+    ingest_llm_api_key: SecretStr | None = Field(None, description="Bearer key for that API, if it needs one.")
+    ingest_llm_extract: bool = Field(False, description="Extract candidates with the LLM instead of the rules.")
+    ingest_llm_decide: bool = Field(False,
+                                    description="Decide ADD/UPDATE/DELETE/NOOP with the LLM instead of the rules.")
+    ingest_llm_mode: str = Field("tools", pattern="^(tools|json)$",
+                                 description="How the LLM answers: tool calls, or a JSON object.")
+    ingest_llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM call may take.")
+    ingest_by_default: bool = Field(
+        False, description="Plain stores (text without a claim) go through ingestion unless the request's `ingest` "
+                           "says no; per agent, memory preferences may say otherwise.")
+
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:
         if self.neo4j_uri and self.neo4j_password is None:

@@ -2,6 +2,8 @@
 when the service rejects the call, 3 when it cannot be reached, 2 for a malformed command line.
 
     credence remember agent-1 "The user prefers dark mode" --type preference
+    credence ingest agent-1 chat.txt            # each line a user message (or a JSON message object)
+    echo "We finally moved to Lisbon" | credence ingest agent-1 --dry-run
     credence search agent-1 "UI theme" --explain
     credence context agent-1 "what does the user like?" --max-tokens 300
     credence ask agent-1 "where did I use to live?"
@@ -43,6 +45,47 @@ def _remember(api: Credence, a: argparse.Namespace) -> Any:
     provenance = set_only(source=a.source, ref=a.ref) or None
     return api.remember(a.agent, a.text, **set_only(memory_type=a.type, tags=a.tag, importance=a.importance,
                                                     category=a.category, provenance=provenance, claim=claim))
+
+
+INGEST_BATCH = 100  # messages per request: the service's default CREDENCE_INGEST_MAX_MESSAGES
+INGEST_CONTEXT = 20  # earlier messages sent along with the next batch, for "it", "she", "forget that"
+
+
+def _ingest(api: Credence, a: argparse.Namespace) -> Any:
+    """Messages from a file or stdin: each line a user message, or a JSON object {role, text, at,
+    source, ref}; --whole sends the input as one message. Batches of --batch messages, each with
+    the messages before it as context. Prints the answer (a list of answers for several batches)."""
+    try:
+        if a.file in (None, "-"):
+            raw = sys.stdin.read()
+        else:
+            with open(a.file, encoding="utf-8") as f:
+                raw = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CredenceError(f"cannot read {a.file}: {exc}") from exc
+    messages: list[str | dict[str, Any]] = [raw.strip()] if a.whole and raw.strip() else [
+        _message(line) for line in raw.splitlines() if line.strip()]
+    if not messages:
+        raise CredenceError("nothing to ingest: the input holds no message")
+    answers = []
+    for start in range(0, len(messages), a.batch):
+        context = messages[max(0, start - INGEST_CONTEXT):start]
+        answers.append(api.ingest(a.agent, messages[start:start + a.batch], **set_only(
+            dry_run=a.dry_run or None, source=a.source, ref=a.ref,
+            context=[{"text": m} if isinstance(m, str) else m for m in context] or None)))
+    return answers[0] if len(answers) == 1 else answers
+
+
+def _message(line: str) -> str | dict[str, Any]:
+    text = line.strip()
+    if text.startswith("{"):
+        try:
+            found = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(found, dict) and "text" in found:
+            return found
+    return text
 
 
 def _search_options(a: argparse.Namespace) -> dict[str, Any]:
@@ -199,6 +242,15 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--ref", help="provenance reference (message id, document id...)")
     sub.add_argument("--claim", nargs=3, metavar=("SUBJECT", "PREDICATE", "VALUE"),
                      help="what the memory asserts; enables conflict detection")
+
+    sub = command("ingest", _ingest, "remember from what was said: each line of FILE (or stdin) a message; "
+                  "claims extracted, each decided ADD / UPDATE / DELETE / NOOP", "agent")
+    sub.add_argument("file", nargs="?", help="a text file, one message per line (or JSON objects); - or none: stdin")
+    sub.add_argument("--whole", action="store_true", help="the whole input is one message")
+    sub.add_argument("--dry-run", action="store_true", help="answer the plan, write nothing")
+    sub.add_argument("--source", help="provenance of what it yields (default user_implicit)")
+    sub.add_argument("--ref", help="the conversation, for provenance")
+    sub.add_argument("--batch", type=int, default=INGEST_BATCH, help=f"messages per request (default {INGEST_BATCH})")
 
     command("get", lambda api, a: api.get(a.agent, a.id), "read one memory", "agent", "id")
     sub = command("list", _list, "a tenant's memories, newest first", "agent")

@@ -31,6 +31,8 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Ingested,
+    Ingestion,
     Job,
     JobPage,
     Link,
@@ -136,8 +138,22 @@ def _memory(agent: str, memory_id: str, action: str = "") -> tuple[str, dict[str
 
 
 # Memories
-def remember(agent: str, text: str, fields: dict[str, Any]) -> Call[StoredMemory]:
-    return Call("POST", "/v1/memories", json={"agent": agent, "text": text, **fields}, read=_model(StoredMemory))
+def remember(agent: str, text: str, fields: dict[str, Any]) -> Call[StoredMemory | Ingested]:
+    return Call("POST", "/v1/memories", json={"agent": agent, "text": text, **fields}, read=_stored_or_ingested)
+
+
+def _stored_or_ingested(body: Any) -> StoredMemory | Ingested:
+    """A store answers the memory, or, read through ingestion (`ingest`), the operations."""
+    return Ingested.model_validate(body) if body.get("ingested") else StoredMemory.model_validate(body)
+
+
+_stored_or_ingested.model, _stored_or_ingested.key = StoredMemory, None  # type: ignore[attr-defined]
+
+
+def ingest(agent: str, messages: list[str | dict[str, Any]], fields: dict[str, Any]) -> Call[Ingestion]:
+    """Messages are texts (the user's) or {role, text, at, source, ref}; fields as POST /v1/ingest."""
+    items = [{"text": m} if isinstance(m, str) else m for m in messages]
+    return Call("POST", "/v1/ingest", json={"agent": agent, "messages": items, **fields}, read=_model(Ingestion))
 
 
 def remember_many(agent: str, memories: list[str | dict[str, Any]]) -> Call[list[StoredMemory]]:

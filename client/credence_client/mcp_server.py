@@ -36,6 +36,7 @@ from credence_client.models import (
     Consolidation,
     EntityPath,
     Feedback,
+    Ingested,
     Job,
     Memory,
     Resolution,
@@ -57,7 +58,8 @@ TRUE = {"1", "true", "yes", "on"}
 SourceType = Literal["user_explicit", "system", "tool_output", "user_implicit", "document", "inference"]
 INSTRUCTIONS = (
     "Long-term memory with explicit trust. `remember` what is worth keeping (give a claim, subject/predicate/"
-    "value, when the memory asserts a fact that can change, and the source it came from); `context` or "
+    "value, when the memory asserts a fact that can change, and the source it came from; or pass what the user "
+    "said with `ingest` and let the service find the facts and updates in it); `context` or "
     "`search` before answering; `reinforce`, `dispute` or `corroborate` when a memory proves right or wrong. "
     "A claim that contradicts a trusted belief is quarantined with a pending conflict: list them with "
     "`conflicts` and settle them with `resolve_conflict`, or review the quarantine with `quarantined` and `review`. "
@@ -103,13 +105,19 @@ class Tools:
         ref: Annotated[str | None, Field(description="Where exactly: message id, document id, tool call id.")] = None,
         tags: Annotated[list[str] | None, Field(description="Labels to filter on later.")] = None,
         importance: Annotated[float | None, Field(ge=0, le=1, description="0..1; default 0.5.")] = None,
-    ) -> StoredMemory:
+        ingest: Annotated[bool | None, Field(description=(
+            "true: the text is what the user said, in their words; the service reads it (claims such as where "
+            "they live or work, changes, corrections, what to forget) and updates what it knows: the answer "
+            "lists each operation. Only without a claim. Default: the agent's setting."))] = None,
+    ) -> StoredMemory | Ingested:
         """Store a memory. With a claim, a contradicting belief is superseded, or the new memory is
-        quarantined with a pending conflict when it is less trusted than what it contradicts."""
+        quarantined with a pending conflict when it is less trusted than what it contradicts. With
+        `ingest`, plain text (the user's own words) is read and each fact in it added, updated,
+        deleted or found already known."""
         provenance = set_only(source=source, ref=ref) or None
         return await self.api.remember(agent, text, **set_only(
             memory_type=memory_type, claim=claim.model_dump() if claim else None, provenance=provenance,
-            tags=tags, importance=importance))
+            tags=tags, importance=importance, ingest=ingest))
 
     async def search(
         self, agent: str, query: str,

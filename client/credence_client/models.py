@@ -669,6 +669,60 @@ class Consolidation(Model):
     changes: list[ConsolidationChange]
 
 
+# Ingestion (POST /v1/ingest, and a store with `ingest`): what a message led to.
+class DerivedClaim(Model):
+    openapi = "ClaimDerived"
+    subject: str
+    predicate: str | None  # None: a value whose slot the decision found among known claims
+    value: str
+
+
+class IngestOperation(Model):
+    """One decision, as applied (or planned, in a dry run)."""
+    openapi = "OperationApplied"
+    op: str  # ADD | UPDATE | DELETE | NOOP
+    mode: str | None  # UPDATE: supersede, replace, append; DELETE: soft, hard
+    reason: str
+    memory_id: str | None
+    target_id: str | None
+    claim: DerivedClaim | None
+    memory_type: str
+    text: str | None
+    sensitivity: str
+    historical: bool
+    superseded: list[str] = []
+
+
+class IngestedMessage(Model):
+    openapi = "MessageOut"
+    index: int
+    operations: list[IngestOperation]
+    secrets: list[dict[str, Any]]  # {kind, start, end}, never a value
+    skipped: list[str]
+
+
+class Ingestion(Model):
+    openapi = "IngestOut"
+    dry_run: bool
+    extractor: str
+    decider: str
+    messages: list[IngestedMessage]
+
+    @property
+    def operations(self) -> list[IngestOperation]:
+        return [o for m in self.messages for o in m.operations]
+
+
+class Ingested(Model):
+    """A store read through ingestion (`ingest`, or the agent's default): its operations."""
+    openapi = "IngestedOut"
+    ingested: bool = True
+    index: int
+    operations: list[IngestOperation]
+    secrets: list[dict[str, Any]]
+    skipped: list[str]
+
+
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
     Related, SearchHit,
@@ -680,4 +734,5 @@ ALL: tuple[type[Model], ...] = (
     JobProgress, Job, JobPage,
     ConsolidationChange, ConsolidationThresholds, MemoryCounts, ContradictionCounts, DigestCounts, PrunedCounts,
     Consolidation,
+    DerivedClaim, IngestOperation, IngestedMessage, Ingestion, Ingested,
 )

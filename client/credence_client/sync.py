@@ -31,6 +31,8 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Ingested,
+    Ingestion,
     Job,
     Link,
     Memory,
@@ -133,9 +135,19 @@ class Credence:
                 return
 
     # Memories
-    def remember(self, agent: str, text: str, *, idempotency_key: str | None = None, **fields: Any) -> StoredMemory:
-        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
+    def remember(self, agent: str, text: str, *, idempotency_key: str | None = None,
+                 **fields: Any) -> StoredMemory | Ingested:
+        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...).
+        With `ingest=True` (or the agent's default) the text is read through ingestion: the answer is
+        then the operations it led to (Ingested)."""
         return self.send(e.remember(agent, text, fields).keyed(idempotency_key))
+
+    def ingest(self, agent: str, messages: list[str | dict[str, Any]], *, idempotency_key: str | None = None,
+               **fields: Any) -> Ingestion:
+        """Remember from what was said: messages (texts, or {role, text, at, source, ref}) are read,
+        and each derived claim decided ADD / UPDATE / DELETE / NOOP; fields as POST /v1/ingest
+        (context, dry_run, source, ref)."""
+        return self.send(e.ingest(agent, messages, fields).keyed(idempotency_key))
 
     def remember_many(self, agent: str, memories: list[str | dict[str, Any]], *,
                       idempotency_key: str | None = None) -> list[StoredMemory]:

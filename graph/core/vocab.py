@@ -82,10 +82,10 @@ DEFAULT_SECRET_MODE = "refuse"
 AUDIT_OPS: tuple[str, ...] = (
              "store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
              "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
-             "entity_merge", "import", "preferences")
+             "entity_merge", "import", "preferences", "ingest")
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
  OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
- OP_ENTITY_MERGE, OP_IMPORT, OP_PREFERENCES) = AUDIT_OPS
+ OP_ENTITY_MERGE, OP_IMPORT, OP_PREFERENCES, OP_INGEST) = AUDIT_OPS
 
 # Asking (graph/asking): what a question asks for. The order is the precedence when a question asks
 # two things (the more selective handler first; docs/asking.md); `search` is the fallback.
@@ -125,3 +125,11 @@ CONSOLIDATION_CHANGES = ("merge", "contradiction", "corroborate", "digest", "ent
 CONSOLIDATION_OPS = ("merge", "contradiction", "digest", "prune", "consolidate")
 OP_MERGE, OP_CONTRADICTION, OP_DIGEST, OP_PRUNE, OP_CONSOLIDATE = CONSOLIDATION_OPS
 AUDIT_OPS = (*AUDIT_OPS, *CONSOLIDATION_OPS)
+
+# Ingestion (graph/ingestion): what remembering from messages may do with a candidate, and the
+# source what a user's message yields is recorded from by default (what the user said in passing,
+# read by rules: less than a claim the user stated through the API).
+INGEST_OPERATIONS = ("ADD", "UPDATE", "DELETE", "NOOP")
+INGEST_MODES = ("supersede", "replace", "append", "soft", "hard")
+INGEST_ROLES = ("user", "assistant")
+DEFAULT_INGEST_SOURCE = "user_implicit"

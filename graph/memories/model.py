@@ -59,6 +59,9 @@ class NewMemory:
     expires_at: datetime | None = None  # out of retrieval from then on ("until Friday")
     recurrence: str | None = None  # an RFC 5545 RRULE ("every Monday": FREQ=WEEKLY;BYDAY=MO)
     historical: bool = False  # says how things were ("I used to ..."), not how they are
+    # Active memories this one succeeds whatever their slot (an ingestion decision: a claimless
+    # change, a relationship that became another); the belief engine weighs each as a rival.
+    supersedes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

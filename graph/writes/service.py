@@ -22,9 +22,10 @@ from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
 from graph.beliefs.engine import Book, open_slots, pending_rows, settle
 from graph.beliefs.precedence import Contender, Verdict, decide
+from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
-from graph.beliefs.slots import Belief
+from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.trust import compute_trust
 from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
@@ -191,6 +192,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     decided: list[tuple[int, _Claimed]] = []  # by the item's position in the write
     creates = [row for _, row in plain]
     last = utcnow()
+    book = Book(agent, {}, {})
     if claimed:
         book = await open_slots(tx, agent, [item.claim for _, item, _ in claimed if item.claim], last)
         for i, item, row in claimed:
@@ -201,17 +203,27 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    successors: dict[int, tuple[str, ...]] = {}
+    explicit = sorted({t for _, item, _ in entries for t in item.supersedes})
+    if explicit:
+        targets = {r["id"]: r for r in await tx.many("beliefs/targets_open", agent=agent, ids=explicit, now=iso(last))}
+        done = {i for i, o in decided if o.deduplicated}
+        for i, item, row in entries:
+            if item.supersedes and i not in done:
+                last = now = max(utcnow(), last + timedelta(microseconds=1))
+                successors[i] = _succeed(book, targets, item, row, now, actor, log)
     if creates:
         vectors = await prepared.vectors()  # the whole write's, in its items' order
         for i, _, row in entries:
             row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
-    if claimed:
+    if claimed or explicit:
         await book.write(tx, last)
     await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)
 
-    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
+    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"]),
+                              superseded=successors.get(i, ())) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
     if corroborated:
         for r in await tx.many("memories/get_many", agent=agent, ids=sorted(corroborated)):
@@ -224,10 +236,55 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             memory = replace(memory, corroboration=o.corroboration, trust=o.trust, confidence=o.trust)
             results[position] = StoreResult(memory=memory, deduplicated=True)
             continue
-        pending = next((c["id"] for c in o.conflicts if c["status"] == "pending"), None)
-        results[position] = StoreResult(memory=memory, superseded=o.superseded,
-                                          conflicts=tuple(c["id"] for c in o.conflicts), pending_conflict_id=pending)
+        conflicts = o.conflicts + tuple(c for c in book.conflicts if c["new_id"] == o.memory_id
+                                        and c not in o.conflicts)
+        pending = next((c["id"] for c in conflicts if c["status"] == "pending"), None)
+        results[position] = StoreResult(memory=memory, superseded=o.superseded + successors.get(position, ()),
+                                         conflicts=tuple(c["id"] for c in conflicts), pending_conflict_id=pending)
     return results
+
+
+def _succeed(book: Book, targets: dict[str, dict[str, Any]], item: NewMemory, row: dict[str, Any], now: datetime,
+             actor: str, log: list[Entry]) -> tuple[str, ...]:
+    """The belief engine's decision for a memory that explicitly succeeds others (NewMemory.supersedes):
+    each target, wherever its slot, is a rival under the precedence rules (a user correction, then
+    trust, then valid time). Beaten, it is superseded by this memory; not beaten, this memory waits
+    in quarantine with a pending conflict, as any write that loses on trust does."""
+    memory_id = row["props"]["id"]
+    trust = compute_trust(item.provenance.source).trust
+    me = Contender(memory_id, item.provenance.source, trust, now, item.event_at, None)
+    replaced: list[str] = []
+    for target in item.supersedes:
+        found = book.find(target)
+        if found is None:
+            if target not in targets:
+                continue  # gone, or no longer active: nothing to succeed
+            state = SlotState(f"explicit:{target}", PredicateSchema(predicate=""), [Belief.of(targets[target])])
+            book.states[state.key] = state
+            found = (state, state.beliefs[0])
+        state, belief = found
+        if belief.status != ACTIVE or row["props"]["status"] != ACTIVE:
+            continue
+        verdict = decide(me, [belief.contender(now)], policy="supersede", on_conflict=item.on_conflict)
+        clash = verdict.clashes[0]
+        if verdict.status == QUARANTINED:
+            row["props"].update(status=QUARANTINED, quarantine_reason=verdict.quarantine_reason,
+                                quarantine_details=f"conflicts with {target} (trust {clash.existing.trust:.2f} vs "
+                                                   f"{trust:.2f}, {clash.rule})")
+            book.record_conflicts(memory_id, pending_rows(verdict, trust))
+            log.append(Entry(OP_QUARANTINE, actor, [memory_id], after={
+                "reason": verdict.quarantine_reason, "details": row["props"]["quarantine_details"]}))
+            continue
+        if not clash.new_wins:
+            continue  # an older state than the target: it takes nothing from the present
+        state.supersede(target, clash.rule,
+                        {"new_id": memory_id, "new_trust": trust, "old_trust": clash.existing.trust})
+        replaced.append(target)
+    if replaced:
+        log.append(Entry(OP_SUPERSEDE, actor, [memory_id, *replaced],
+                         before={"status": dict.fromkeys(replaced, ACTIVE)},
+                         after={"status": dict.fromkeys(replaced, SUPERSEDED), "by": memory_id}))
+    return tuple(replaced)
 
 
 def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetime, actor: str,

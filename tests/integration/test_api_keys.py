@@ -209,6 +209,7 @@ CASES = {
     ("get", "/v1/preferences"): {},
     ("put", "/v1/preferences"): {"json": {"agent": OTHER}},
     ("post", "/v1/consolidate"): {"json": {"agent": OTHER, "dry_run": True}},
+    ("post", "/v1/ingest"): {"json": {"agent": OTHER, "text": "I live in Lisbon."}},
 }
 PATH_VALUES = {"memory_id": MID, "conflict_id": MID, "to_id": MID, "link_type": "SUPPORTS", "predicate": "p",
                "entity_id": MID, "job_id": MID}

@@ -172,8 +172,17 @@ def test_feedback_review_and_forget_through_mcp(service):
                 await anyio.sleep(0.1)
             assert (status["status"], status["result"], status["actor"]) == ("succeeded", {"archived": 1}, "api")
             assert "404" in await failure(mcp, "job_status", job_id=other["id"])
+            # Plain text, the user's own words, read by the service: a job change supersedes the old job.
+            first = await call(mcp, "remember", text="I work at Acme.", ingest=True)
+            assert first["ingested"] is True and [o["op"] for o in first["operations"]] == ["ADD"]
+            changed = await call(mcp, "remember", text="I left Acme and joined Globex.", ingest=True)
+            assert [(o["op"], o["mode"], o["claim"]["value"]) for o in changed["operations"]] == [
+                ("UPDATE", "supersede", "Globex")]
 
     anyio.run(session)
+    active = httpx.get(f"{service}/v1/memories", params={"agent": agent, "limit": 100}).json()["items"]
+    texts = {m["text"] for m in active}
+    assert "I left Acme and joined Globex." in texts and "I work at Acme." not in texts
 
 
 def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
