@@ -16,7 +16,7 @@ from graph.beliefs.quarantine import QuarantineService
 from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
-from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
+from graph.embedding.encoder import AsyncEncoder, Embedder, load_embedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
 from graph.keys.service import KeyService
@@ -78,8 +78,8 @@ class Services:
         backend = launch(settings)
         try:
             load = None if embedder else asyncio.to_thread(
-                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size,
-                settings.query_runtime, settings.data_dir / "models")
+                load_embedder, settings.embedding_model, settings.data_dir / "models", settings.embedding_runtime,
+                settings.embedding_batch_size)
             ready = wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)
