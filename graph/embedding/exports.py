@@ -6,8 +6,10 @@ upgrade exports again. It is made by graph/embedding/export.py in a child proces
 (`make model`), or here at the first start that misses it."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import logging
+import os
 import shutil
 import subprocess
 import sys
@@ -95,8 +97,20 @@ def load(model_setting: str | None, cache: Path, batch_size: int | None = None) 
 
 
 def _export_in_child(model_path: str, directory: Path) -> None:
-    """sentence-transformers exports and verifies in a process of its own: torch never loads here."""
+    """sentence-transformers exports and verifies in a process of its own: torch never loads here.
+    Service processes starting together on one cache take turns (a lock on the cache directory): one
+    exports, the others find its export, instead of each running an exporter of a GB at once."""
     directory.parent.mkdir(parents=True, exist_ok=True)
+    cache = os.open(directory.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(cache, fcntl.LOCK_EX)
+        if not (directory / MANIFEST).exists():
+            _run_exporter(model_path, directory)
+    finally:
+        os.close(cache)  # and with it the lock
+
+
+def _run_exporter(model_path: str, directory: Path) -> None:
     log.info("exporting the embedding model %s to ONNX (once; `make model` does it at install)", model_path)
     try:
         done = subprocess.run([sys.executable, "-m", "graph.embedding.export", "--model", model_path,
