@@ -82,8 +82,8 @@ def test_two_service_processes_read_each_others_writes_and_keep_their_promises_u
             stored = writer.remember("ryw", "The heron nests on the north island.")
             assert writer.consistency_token is not None
             reader.consistency_token = writer.consistency_token  # handed over, as between two workers
-            assert reader.get("ryw", stored.memory.id).text == "The heron nests on the north island."
-            assert [h.id for h in reader.search("ryw", "where does the heron nest?").results] == [stored.memory.id]
+            assert reader.get("ryw", stored.id).text == "The heron nests on the north island."
+            assert [h.id for h in reader.search("ryw", "where does the heron nest?").results] == [stored.id]
         read = httpx.get(f"{second}/v1/memories", params={"agent": "ryw"})
         assert read.status_code == 200 and HEADER not in read.headers  # a read writes nothing
         for token, status in (("not a token", 400), (encode({"FB:nonsense"}), 422)):
