@@ -110,8 +110,8 @@ def cluster(processes: int, root: Path, heap: str = "1g", pagecache: str = "256m
         for i in range(processes):
             port, log = free_port(), root / f"service-{i}.log"
             with log.open("ab") as sink:
-                process = subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, env={**env, "CREDENCE_PORT": str(port)},
-                                           stdout=subprocess.DEVNULL, stderr=sink)
+                process = subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                           stderr=sink, env={**env, "CREDENCE_PORT": str(port)})
             services.append(Service(f"http://127.0.0.1:{port}", process, log))
         for service in services:
             wait_ready(service.base, service.process, service.log)
@@ -251,11 +251,11 @@ FAILURES = ("missing", "listed twice", "slots without exactly one active value",
 def table(run: Run, seconds: float, args: argparse.Namespace, checks: dict[str, int], rss: tuple[list[float], float],
           started_in: float) -> str:
     services, database = rss
-    lines = [f"### multiprocess_load, {args.processes} service processes, {args.clients} clients, {seconds:.0f} s, "
-             "one local Neo4j 5.26", "",
-             f"{time.strftime('%Y-%m-%d')}, Linux {os.uname().machine}, {os.cpu_count()} cores; Neo4j heap "
-             f"{args.heap}, page cache {args.pagecache}; all {args.processes} processes started at once, ready in "
-             f"{started_in:.0f} s", "",
+    lines = [(f"### multiprocess_load, {args.processes} service processes, {args.clients} clients, {seconds:.0f} s, "
+              "one local Neo4j 5.26"), "",
+             (f"{time.strftime('%Y-%m-%d')}, Linux {os.uname().machine}, {os.cpu_count()} cores; Neo4j heap "
+              f"{args.heap}, page cache {args.pagecache}; all {args.processes} processes started at once, ready in "
+              f"{started_in:.0f} s"), "",
              "| operation | count | p50 ms | p95 ms | p99 ms | max ms | 4xx | 5xx |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for op in MIX:
@@ -271,8 +271,8 @@ def table(run: Run, seconds: float, args: argparse.Namespace, checks: dict[str, 
     lines += ["", f"{total:,} requests ({total / seconds:.0f}/s); transport errors: {dict(run.errors) or 'none'}", "",
               "| check after the run | value |", "| --- | --- |"]
     lines += [f"| {k} | {v:,} |" for k, v in checks.items()]
-    lines += ["", f"Resident memory at the end: service processes {', '.join(f'{r:,.0f}' for r in services)} MB; "
-              f"Neo4j {database:,.0f} MB."]
+    lines += ["", (f"Resident memory at the end: service processes {', '.join(f'{r:,.0f}' for r in services)} MB; "
+                   f"Neo4j {database:,.0f} MB.")]
     return "\n".join(lines) + "\n"
 
 
