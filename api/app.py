@@ -14,6 +14,7 @@ from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_r
 from api.idempotency import IdempotencyMiddleware
 from api.routers import (
     admin,
+    ask,
     audit,
     context,
     entities,
@@ -24,6 +25,7 @@ from api.routers import (
     memories,
     metrics,
     predicates,
+    preferences,
     review,
     search,
     transfer,
@@ -58,7 +60,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.include_router(health.router)
     app.include_router(metrics.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router):
+                   predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router,
+                   ask.router, preferences.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
     problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     problems.handle(app, BodyTooLarge, on_body_too_large)

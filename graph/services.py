@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.asking import AskService, LlmRouter
+from graph.asking import route as route_question
 from graph.audit import AuditService
 from graph.beliefs.conflicts import ConflictService
 from graph.beliefs.explain import ExplainService
@@ -24,6 +26,7 @@ from graph.links.service import LinkService
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
+from graph.preferences import PreferenceService
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService
@@ -65,6 +68,8 @@ class Services:
     exports: ExportService
     imports: ImportService
     audit: AuditService
+    preferences: PreferenceService
+    ask: AskService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
@@ -95,13 +100,20 @@ class Services:
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
+            preferences = PreferenceService(runner, settings.preferences_cache_seconds)
             retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
-                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j))
+                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j),
+                                         preferences=preferences)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                  max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
+                                  max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written,
+                                  preferences=preferences)
+            entities = EntityService(runner)
+            llm = LlmRouter(settings.ask_llm_url, settings.ask_llm_model,
+                            settings.ask_llm_api_key.get_secret_value() if settings.ask_llm_api_key else None,
+                            settings.ask_llm_timeout) if settings.ask_llm_url else None
             await retrieval.warm_up()
             runner.timeout = settings.backend_timeout  # from here on, every unit of work is a request's
             supervisor = None
@@ -124,8 +136,10 @@ class Services:
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
-                   context=ContextService(runner, retrieval, estimate),
-                   links=LinkService(runner), entities=EntityService(runner),
+                   context=ContextService(runner, retrieval, estimate, preferences,
+                                          asks_about_the_past=lambda text: route_question(text).wants_history),
+                   links=LinkService(runner), entities=entities, preferences=preferences,
+                   ask=AskService(runner, retrieval, entities, preferences, estimate, llm),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),

@@ -129,6 +129,17 @@ class Settings(BaseSettings):
         0.25, gt=0, le=10, description="How often the service checks that its local database process is alive "
                                        "(a dead one is restarted; requests fail fast meanwhile).")
 
+    # Memory preferences (graph/preferences) and asking (graph/asking).
+    preferences_cache_seconds: float = Field(
+        5.0, ge=0, le=60, description="How long an agent's memory preferences are remembered in-process (0: read on "
+                                      "every request); a PUT here is seen at once, other processes see it within this.")
+    ask_llm_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible API (its /chat/completions): set, POST /v1/ask routes "
+                          "questions with that model and falls back to the deterministic rules when it fails.")
+    ask_llm_model: str = Field("gpt-4o-mini", min_length=1, description="The model the LLM router asks.")
+    ask_llm_api_key: SecretStr | None = Field(None, description="Bearer key of the LLM router's API, if it needs one.")
+    ask_llm_timeout: float = Field(10.0, gt=0, le=120, description="Seconds the LLM router waits for the model.")
+
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:
         if self.neo4j_uri and self.neo4j_password is None:

@@ -20,6 +20,7 @@ from credence_client.errors import ServiceUnreachable
 from credence_client.models import (
     About,
     AdminSearchResults,
+    Answer,
     Conflict,
     Context,
     Deleted,
@@ -31,6 +32,7 @@ from credence_client.models import (
     History,
     Link,
     Memory,
+    MemoryPreferences,
     Neighbourhood,
     Operation,
     PatchedMemory,
@@ -182,6 +184,21 @@ class AsyncCredence:
         """A prompt-ready context; options as POST /v1/context (max_memories, max_tokens, explain...)."""
         return await self.send(e.context(agent, query, options))
 
+    async def ask(self, agent: str, question: str, **options: Any) -> Answer:
+        """A question as a person asks it ("where did I use to live?"), routed to its handler; options as
+        POST /v1/ask (as_of, sensitivity_ceiling, limit, max_tokens, router, intent)."""
+        return await self.send(e.ask(agent, question, options))
+
+    async def preferences(self, agent: str) -> MemoryPreferences:
+        """The agent's memory preferences (the defaults until set)."""
+        return await self.send(e.preferences(agent))
+
+    async def set_preferences(self, agent: str, **prefs: Any) -> MemoryPreferences:
+        """Sets every memory preference (what is left out takes its default): never_store_types,
+        never_store_topics, sensitivity_ceiling, context_max_tokens, type_quotas, retention_days,
+        extraction_instructions, ingest_by_default."""
+        return await self.send(e.set_preferences(agent, prefs))
+
     async def admin_search(self, agents: list[str], query: str, **options: Any) -> AdminSearchResults:
         """Cross-tenant search; needs a client built with the service's CREDENCE_ADMIN_API_KEY."""
         return await self.send(e.admin_search(agents, query, options))
@@ -226,7 +243,8 @@ class AsyncCredence:
 
     # Links
     async def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
-        """CAUSES, SUPPORTS or PROMOTED_FROM from this memory to another of the same agent; returns its links."""
+        """CAUSES, SUPPORTS, PROMOTED_FROM, OUTCOME_OF or PROGRESS_ON from this memory to another of the same
+        agent; returns its links."""
         return await self.send(e.link(agent, memory_id, type, to, note))
 
     async def links(self, agent: str, memory_id: str) -> list[Link]:

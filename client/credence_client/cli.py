@@ -4,6 +4,7 @@ when the service rejects the call, 3 when it cannot be reached, 2 for a malforme
     credence remember agent-1 "The user prefers dark mode" --type preference
     credence search agent-1 "UI theme" --explain
     credence context agent-1 "what does the user like?" --max-tokens 300
+    credence ask agent-1 "where did I use to live?"
     credence audit agent-1 --op update --op hard_delete --after 2026-01-01T00:00:00Z
     credence about agent-1 "Acme Corp"
     credence path agent-1 Dana Seattle
@@ -48,6 +49,12 @@ def _context(api: Credence, a: argparse.Namespace) -> Any:
     out = api.context(a.agent, a.query, **set_only(max_tokens=a.max_tokens, max_memories=a.max_memories),
                       **_search_options(a))
     return out if a.json else out.context
+
+
+def _ask(api: Credence, a: argparse.Namespace) -> Any:
+    out = api.ask(a.agent, a.question, **set_only(as_of=a.as_of, router=a.router, intent=a.intent, limit=a.limit,
+                                                  sensitivity_ceiling=a.sensitivity_ceiling))
+    return out.summary if a.summary else out
 
 
 def _list(api: Credence, a: argparse.Namespace) -> Any:
@@ -143,6 +150,16 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--max-memories", type=int)
     sub.add_argument("--json", action="store_true")
     retrieval_options(sub)
+
+    sub = command("ask", _ask, "ask like a person: the question is routed to its handler (about me, an entity, a "
+                              "relationship, a period, the past, feelings, decisions, goals...)", "agent", "question")
+    sub.add_argument("--as-of", help="ask at this ISO-8601 instant (default now)")
+    sub.add_argument("--router", choices=("rules", "llm"))
+    sub.add_argument("--intent", help="run this handler instead of the routed one")
+    sub.add_argument("--limit", type=int)
+    sub.add_argument("--sensitivity-ceiling", choices=("normal", "sensitive", "private"))
+    sub.add_argument("--summary", action="store_true", help="print the answer's summary only")
+    command("preferences", lambda api, a: api.preferences(a.agent), "an agent's memory preferences", "agent")
 
     command("reinforce", lambda api, a: api.reinforce(a.agent, a.id), "confirm a memory", "agent", "id")
     command("dispute", lambda api, a: api.dispute(a.agent, a.id, a.reason), "dispute a memory", "agent", "id"

@@ -18,6 +18,7 @@ from credence_client.errors import CredenceAPIError, UnknownEntity
 from credence_client.models import (
     About,
     AdminSearchResults,
+    Answer,
     AuditPage,
     Conflict,
     Context,
@@ -32,6 +33,7 @@ from credence_client.models import (
     Link,
     Memory,
     MemoryPage,
+    MemoryPreferences,
     Neighbourhood,
     PatchedMemory,
     PredicateSchema,
@@ -199,6 +201,19 @@ def search_many(agent: str, searches: list[dict[str, Any]]) -> Call[list[SearchR
 
 def context(agent: str, query: str, options: dict[str, Any]) -> Call[Context]:
     return Call("POST", "/v1/context", json={"agent": agent, "query": query, **options}, read=_model(Context))
+
+
+# Asking and memory preferences
+def ask(agent: str, question: str, options: dict[str, Any]) -> Call[Answer]:
+    return Call("POST", "/v1/ask", json={"agent": agent, "question": question, **options}, read=_model(Answer))
+
+
+def preferences(agent: str) -> Call[MemoryPreferences]:
+    return Call("GET", "/v1/preferences", {"agent": agent}, read=_model(MemoryPreferences))
+
+
+def set_preferences(agent: str, prefs: dict[str, Any]) -> Call[MemoryPreferences]:
+    return Call("PUT", "/v1/preferences", json={"agent": agent, **prefs}, read=_model(MemoryPreferences))
 
 
 def admin_search(agents: list[str], query: str, options: dict[str, Any]) -> Call[AdminSearchResults]:

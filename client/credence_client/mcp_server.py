@@ -31,6 +31,7 @@ from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, NotFound
 from credence_client.models import (
     About,
+    Answer,
     Conflict,
     EntityPath,
     Feedback,
@@ -203,6 +204,23 @@ class Tools:
             raise ToolError(f"{source!r} and {target!r} are not connected within {max_hops} relationships "
                             f"holding {'at ' + as_of if as_of else 'now'} ({problem_text(exc)})") from exc
 
+    async def ask(
+        self, agent: str,
+        question: Annotated[str, Field(description=(
+            "The question as the user would ask it, e.g. `what do you know about me?`, `where did I use to live?`, "
+            "`restaurants I liked but not Italian`, `how do I feel about my job lately?`, `what did I decide about "
+            "the move?`."))],
+        as_of: AsOf = None,
+    ) -> Answer:
+        """Ask the memory like a person: the question is routed to the handler that answers it from the
+        belief graph (about_me: a summary of the user; entity: one named thing; relationship: how people
+        are linked; temporal: what happened in a period; historical: the past values of something, the
+        current last; negation: with what it excludes filtered out; sentiment: feelings over time and
+        their trend; decision: decisions with their outcomes; goal: open goals with progress; search:
+        anything else). `summary` is the answer in a few lines; `memories` are the memories behind it,
+        each with `why`; `explain.handler` and `explain.reasons` say which handler ran and why."""
+        return await self.api.ask(agent, question, **({"as_of": as_of} if as_of else {}))
+
     async def forget(self, agent: str, memory_id: str) -> Memory:
         """Archive a memory: it leaves retrieval but stays, with its history, for audit. (Erasing for
         good is not offered to models: an operator does it with `credence forget --hard`.)"""
@@ -214,7 +232,7 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 TOOLS: dict[str, ToolAnnotations] = {
     "remember": WRITE, "search": READ_ONLY, "context": READ_ONLY, "reinforce": WRITE, "dispute": WRITE,
     "corroborate": WRITE, "conflicts": READ_ONLY, "resolve_conflict": WRITE, "quarantined": READ_ONLY,
-    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY,
+    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY, "ask": READ_ONLY,
     "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False),
 }
 

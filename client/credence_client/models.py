@@ -433,6 +433,126 @@ class About(Model):
     memories: list[PredicateGroup]
 
 
+# Asking (POST /v1/ask) and memory preferences (/v1/preferences).
+class AskSlots(Model):
+    openapi = "SlotsOut"
+    subject: str | None
+    predicate: str | None
+    entity: list[str]
+    topic: str | None
+    exclude: list[str]
+    window: str | None
+
+
+class Cited(Model):
+    """A memory behind an answer, and why."""
+    openapi = "CitedOut"
+    memory: Memory
+    why: str
+
+
+class AskExplain(Model):
+    openapi = "AskExplainOut"
+    handler: str
+    router: str
+    reasons: list[str]
+
+
+class AskWindow(Model):
+    openapi = "WindowOut"
+    phrase: str
+    start: datetime | None
+    end: datetime | None
+    resolved: bool
+    anchor: str | None
+    anchor_memory_id: str | None
+
+
+class SummarySection(Model):
+    openapi = "SectionOut"
+    title: str
+    lines: list[str]
+    memory_ids: list[str]
+
+
+class SlotState(Model):
+    """One value a slot held; `current` marks the one that holds now (it comes last)."""
+    openapi = "StateOut"
+    memory_id: str
+    value: str
+    status: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    current: bool
+    historical: bool
+
+
+class SentimentReading(Model):
+    openapi = "ReadingOut"
+    memory_id: str
+    at: datetime
+    score: float
+
+
+class Feeling(Model):
+    openapi = "FeelingOut"
+    about: str
+    readings: list[SentimentReading]
+    trend: str
+    earlier_mean: float | None
+    recent_mean: float | None
+    change: float | None
+    split_at: datetime | None
+
+
+class FollowedUp(Model):
+    """A decision with its outcomes, or a goal with the progress recorded on it."""
+    openapi = "FollowedUpOut"
+    memory_id: str
+    status: str
+    follow_up_ids: list[str]
+    last_at: datetime | None
+
+
+class Answer(Model):
+    """What POST /v1/ask answers: the intent, the handler's structured answer, the memories behind
+    it (each with why) and, in `explain`, which handler ran and why."""
+    openapi = "AskResponse"
+    question: str
+    intent: str
+    also: list[str]
+    slots: AskSlots
+    found: bool
+    summary: str
+    memories: list[Cited]
+    explain: AskExplain
+    window: AskWindow | None = None
+    sections: list[SummarySection] = []
+    entity: About | None = None
+    relationships: list[Relationship] = []
+    path: EntityPath | None = None
+    timeline: list[SlotState] = []
+    feeling: Feeling | None = None
+    decisions: list[FollowedUp] = []
+    goals: list[FollowedUp] = []
+    excluded: list[str] = []
+
+
+class MemoryPreferences(Model):
+    openapi = "PreferencesOut"
+    agent: str
+    never_store_types: list[str]
+    never_store_topics: list[str]
+    sensitivity_ceiling: str
+    context_max_tokens: int | None
+    type_quotas: dict[str, int]
+    retention_days: dict[str, int]
+    extraction_instructions: str | None
+    ingest_by_default: bool
+    version: int
+    updated_at: datetime | None
+
+
 # Every model above, for the schema test and for readers.
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
@@ -440,4 +560,6 @@ ALL: tuple[type[Model], ...] = (
     SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
     Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema, Entity, EntityRef, Relationship,
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,
+    AskSlots, Cited, AskExplain, AskWindow, SummarySection, SlotState, SentimentReading, Feeling, FollowedUp, Answer,
+    MemoryPreferences,
 )

@@ -20,6 +20,7 @@ from credence_client.errors import ServiceUnreachable
 from credence_client.models import (
     About,
     AdminSearchResults,
+    Answer,
     Conflict,
     Context,
     Deleted,
@@ -31,6 +32,7 @@ from credence_client.models import (
     History,
     Link,
     Memory,
+    MemoryPreferences,
     Neighbourhood,
     Operation,
     PatchedMemory,
@@ -183,6 +185,21 @@ class Credence:
         """A prompt-ready context; options as POST /v1/context (max_memories, max_tokens, explain...)."""
         return self.send(e.context(agent, query, options))
 
+    def ask(self, agent: str, question: str, **options: Any) -> Answer:
+        """A question as a person asks it ("where did I use to live?"), routed to its handler; options as
+        POST /v1/ask (as_of, sensitivity_ceiling, limit, max_tokens, router, intent)."""
+        return self.send(e.ask(agent, question, options))
+
+    def preferences(self, agent: str) -> MemoryPreferences:
+        """The agent's memory preferences (the defaults until set)."""
+        return self.send(e.preferences(agent))
+
+    def set_preferences(self, agent: str, **prefs: Any) -> MemoryPreferences:
+        """Sets every memory preference (what is left out takes its default): never_store_types,
+        never_store_topics, sensitivity_ceiling, context_max_tokens, type_quotas, retention_days,
+        extraction_instructions, ingest_by_default."""
+        return self.send(e.set_preferences(agent, prefs))
+
     def admin_search(self, agents: list[str], query: str, **options: Any) -> AdminSearchResults:
         """Cross-tenant search; needs a client built with the service's CREDENCE_ADMIN_API_KEY."""
         return self.send(e.admin_search(agents, query, options))
@@ -225,7 +242,8 @@ class Credence:
 
     # Links
     def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
-        """CAUSES, SUPPORTS or PROMOTED_FROM from this memory to another of the same agent; returns its links."""
+        """CAUSES, SUPPORTS, PROMOTED_FROM, OUTCOME_OF or PROGRESS_ON from this memory to another of the same
+        agent; returns its links."""
         return self.send(e.link(agent, memory_id, type, to, note))
 
     def links(self, agent: str, memory_id: str) -> list[Link]:

@@ -5,7 +5,7 @@
 // matches. Scores are the backend's BM25, comparable only within one query. Shown hits carry what
 // the rerank weighs and their text (for the matched terms). No embedding: this query runs while
 // the query text is being embedded.
-// params: k, lucene, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: k, lucene, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: one
 CALL db.index.fulltext.queryNodes('memory_text_by_tenant', $lucene, {limit: $k}) YIELD node AS m, score
 // include: retrieval/tenant_hits

@@ -57,9 +57,12 @@ MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 # Edges between one tenant's memories. Users assert USER_KINDS over the API and remove them again;
 # the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
 # consolidation), read-only over the API so the belief history cannot be rewritten by hand.
-USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
+USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM", "OUTCOME_OF", "PROGRESS_ON")
 ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
-EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
+EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF", "OUTCOME_OF",
+              "PROGRESS_ON")
+# (outcome)-[:OUTCOME_OF]->(decision): what came of a decision; (note)-[:PROGRESS_ON]->(goal): progress
+# recorded on a goal. Users write both through the links API; the asking handlers read them.
 
 # A conflict waits for a person (pending) or was decided, by the engine or a person (resolved).
 CONFLICT_STATUSES = ("pending", "resolved")
@@ -78,7 +81,17 @@ DEFAULT_SECRET_MODE = "refuse"
 # (graph/transfer/mem0.py): one record per memory it loaded.
 AUDIT_OPS = ("store", "update", "archive", "hard_delete", "supersede", "quarantine", "review", "resolve",
              "reinforce", "dispute", "corroborate", "dedup-corroborate", "link", "unlink", "entity_update",
-             "entity_merge", "import")
+             "entity_merge", "import", "preferences")
 (OP_STORE, OP_UPDATE, OP_ARCHIVE, OP_HARD_DELETE, OP_SUPERSEDE, OP_QUARANTINE, OP_REVIEW, OP_RESOLVE,
  OP_REINFORCE, OP_DISPUTE, OP_CORROBORATE, OP_DEDUP_CORROBORATE, OP_LINK, OP_UNLINK, OP_ENTITY_UPDATE,
- OP_ENTITY_MERGE, OP_IMPORT) = AUDIT_OPS
+ OP_ENTITY_MERGE, OP_IMPORT, OP_PREFERENCES) = AUDIT_OPS
+
+# Asking (graph/asking): what a question asks for. The order is the precedence when a question asks
+# two things (the more selective handler first; docs/asking.md); `search` is the fallback.
+ASK_INTENTS = ("negation", "decision", "goal", "sentiment", "historical", "relationship", "temporal", "entity",
+               "about_me", "search")
+ASK_ROUTERS = ("rules", "llm")  # the deterministic router (default) and the optional model behind the same interface
+# Who a question is about: the user, someone or something else, or nobody (a document, a recipe).
+ASK_SUBJECTS = ("user", "entity")
+# Where a feeling is heading, from the stored sentiment of the memories about one thing.
+SENTIMENT_TRENDS = ("improving", "declining", "stable", "unknown")

@@ -89,14 +89,12 @@ class MemoryService:
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:
         check_agent(agent)
+
         async def work(tx: Tx) -> Memory:
-            row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
-            if row is None:
+            archived = await archive_in(tx, agent, memory_id, actor)
+            if archived is None:
                 raise NotFound("memory", memory_id)
-            if row["previous"] != ARCHIVED:
-                await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
-                                   after={"status": ARCHIVED})
-            return memory_from_map(row["memory"], row["claim"])
+            return archived
 
         return await self.runner.write_tx(work)
 
@@ -107,24 +105,9 @@ class MemoryService:
         check_agent(agent)
 
         async def work(tx: Tx) -> int:
-            reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
-            if reach["found"] == 0:
+            removed = await hard_delete_in(tx, agent, memory_id, actor)
+            if removed is None:
                 raise NotFound("memory", memory_id)
-            await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
-            await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
-            removed, pending = 0, list(reach["reach"])
-            for _ in range(MAX_ORPHAN_PASSES):
-                if not pending:
-                    break
-                deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
-                if deleted == 0:
-                    break
-                removed += deleted
-            if reach["claim_key"]:
-                await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
-            await audit.record(tx, agent, OP_HARD_DELETE, actor, [], after={"id": memory_id})
             return removed
 
         return await self.runner.write_tx(work)
@@ -184,3 +167,43 @@ def _patched(previous: dict[str, Any], clean: dict[str, Any]) -> dict[str, Any]:
             value = from_graph(value)
         before[name] = value
     return _audited(before)
+
+
+async def archive_in(tx: Tx, agent: str, memory_id: str, actor: str, *, job_id: str | None = None,
+                     after: dict[str, Any] | None = None) -> Memory | None:
+    """Archives a memory in the caller's transaction (the API's, or a pipeline's or a job's that
+    changes more at once); `after` adds why to the audit record. None when the tenant has no such memory."""
+    row = await tx.optional("memories/archive", agent=agent, id=memory_id, now=iso(utcnow()))
+    if row is None:
+        return None
+    if row["previous"] != ARCHIVED:
+        await audit.record(tx, agent, OP_ARCHIVE, actor, [memory_id], before={"status": row["previous"]},
+                           after={"status": ARCHIVED, **(after or {})}, job_id=job_id)
+    return memory_from_map(row["memory"], row["claim"])
+
+
+async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str, *, op: str = OP_HARD_DELETE,
+                         job_id: str | None = None, after: dict[str, Any] | None = None) -> int | None:
+    """A hard delete in the caller's transaction (the API's, or a pipeline's or a maintenance job's):
+    the memory, its relationships, every node only it referenced, its conflicts, its idempotency
+    answers, and every mention of its id; the deletion is audited under `op` without content (`after`
+    may add why). None when the tenant has no such memory; otherwise the nodes removed besides it."""
+    reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
+    if reach["found"] == 0:
+        return None
+    await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
+    await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
+    removed, pending = 0, list(reach["reach"])
+    for _ in range(MAX_ORPHAN_PASSES):
+        if not pending:
+            break
+        deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
+        if deleted == 0:
+            break
+        removed += deleted
+    if reach["claim_key"]:
+        await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
+    await audit.record(tx, agent, op, actor, [], after={"id": memory_id, **(after or {})}, job_id=job_id)
+    return removed

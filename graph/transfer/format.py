@@ -43,6 +43,8 @@ EDGE_PROPERTIES = {
     "CAUSES": EDGE_COMMON,
     "PROMOTED_FROM": EDGE_COMMON,
     "DIGEST_OF": EDGE_COMMON,
+    "OUTCOME_OF": EDGE_COMMON,
+    "PROGRESS_ON": EDGE_COMMON,
     "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
     "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
 }

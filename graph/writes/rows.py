@@ -13,9 +13,10 @@ from graph.memories.model import Claim, NewMemory
 from graph.memories.sentiment import sentiment_of
 
 
-def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) -> dict[str, Any]:
+def memory_row(item: NewMemory, checked: dict[str, Any], now: str) -> dict[str, Any]:
     """memories/create's row for a new memory, from the item and its checked values
-    (rules.check_new); the belief engine still decides a claimed memory's status and trust."""
+    (rules.check_new); the belief engine still decides a claimed memory's status and trust, and
+    the write path adds the embedding once it exists."""
     trust = compute_trust(item.provenance.source).trust
     suspicious = item.suspicious is not None
     ref = item.provenance.ref or ""
@@ -24,7 +25,7 @@ def memory_row(item: NewMemory, checked: dict[str, Any], vector: Any, now: str) 
             "id": str(uuid.uuid4()), "text": item.text, "tenant_token": tenant_token(item.agent),
             "memory_type": item.memory_type, "category": item.category, "importance": checked["importance"],
             "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
-            "embedding": vector.tolist(), "source_type": item.provenance.source, "corroboration": 1,
+            "embedding": None, "source_type": item.provenance.source, "corroboration": 1,
             "reinforcements": 0, "disputes": 0, "trust": trust, "confidence": trust,
             "status": QUARANTINED if suspicious else ACTIVE,
             "quarantine_reason": "suspicious_input" if suspicious else None,

@@ -10,10 +10,13 @@ A duplicate claim adds memories/get_many, to answer with the memory it corrobora
 in one batch see each other as if written one by one."""
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
+
+import numpy as np
 
 from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
@@ -23,8 +26,10 @@ from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
 from graph.beliefs.slots import Belief
 from graph.beliefs.trust import compute_trust
+from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
+from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import (
     ACTIVE,
@@ -36,10 +41,11 @@ from graph.core.vocab import (
     SUPERSEDED,
 )
 from graph.embedding.encoder import AsyncEncoder
-from graph.memories.model import NewMemory, StoreResult
+from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
+from graph.preferences import PreferenceService, never_store_reason, retention_expiry
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
 
@@ -57,8 +63,10 @@ class _Claimed:
 
 class WriteService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
-                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+                 on_vectors_written: Callable[[], None] = lambda: None,
+                 preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder = runner, encoder
+        self.preferences = preferences  # what each agent never stores, and how long it keeps each type
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
         self.slots = SlotQueue()  # claims on one belief slot take turns in this process
         # Told after every commit that adds vectors, so retrieval can fold them into its index.
@@ -71,43 +79,118 @@ class WriteService:
                          actor: str = DEFAULT_ACTOR) -> list[StoreResult]:
         """All or nothing: one bad item rejects the whole batch, naming the item. Claims are
         decided in order, so claims in one batch see each other."""
+        prepared = await self.prepare(items, field_prefix)
+        try:
+            if not prepared.claimed:
+                await prepared.vectors()  # nothing to overlap: open the transaction once the vectors exist
+            async with self.slots.hold(prepared.slot_keys()):
+                stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
+        finally:
+            prepared.discard()
+        self.on_vectors_written()
+        return stored
+
+    async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories",
+                      ids: Sequence[str] | None = None) -> Prepared:
+        """Everything a write does before the database: secrets screened, every item checked, the
+        texts' embedding started (one model call). A pipeline that writes more than memories in one
+        transaction (ingestion, consolidation) prepares, holds `self.slots` for `slot_keys()`, calls
+        `write` inside its own transaction, and `discard`s what it did not write. `ids`: the new
+        memories' ids, when the caller fixes them; otherwise each gets a fresh UUID."""
         if not items:
             raise InvalidInput(field_prefix or "memories", "must hold at least one memory")
         if len(items) > self.max_batch:
             raise InvalidInput(field_prefix or "memories",
                                f"holds {len(items)} memories; the limit is {self.max_batch}")
+        if ids is not None and len(ids) != len(items):
+            raise InvalidInput("ids", "must give one id per memory")
         # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
         # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
         items, redacted = screen_many(list(items), field_prefix)
+        items = await self._honour_preferences(items, field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
-        vectors = await self.encoder.encode([item.text for item in items])
         now = iso(utcnow())
-        rows = [memory_row(item, values, vector, now)
-                for item, values, vector in zip(items, checked, vectors, strict=True)]
+        rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
+        for row, ident in zip(rows, ids or (), strict=False):
+            row["props"]["id"] = check_uuid(ident, "ids")
+        # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
+        # need no vector, so `write` waits for the vectors only before memories/create (a claimed
+        # write holds its slot locks for that wait).
+        embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
+        return Prepared(list(items), rows, list(redacted), embedding)
+
+    async def write(self, tx: Tx, prepared: Prepared, actor: str = DEFAULT_ACTOR,
+                    job_id: str | None = None) -> list[StoreResult]:
+        """The prepared memories, written in the caller's transaction (retried whole by it). `job_id`
+        marks the audit records as a maintenance job's."""
+        items, rows = prepared.items, prepared.rows
         tenants: dict[str, list[int]] = {}
         for i, item in enumerate(items):
             tenants.setdefault(item.agent, []).append(i)
+        results: dict[int, StoreResult] = {}
+        # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
+        for agent, positions in tenants.items():
+            # A retried transaction starts again from fresh rows.
+            fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
+            results.update(await _write_tenant(tx, agent, fresh, actor, prepared, job_id))
+        return [replace(results[i], redacted=spans) if spans else results[i]
+                for i, spans in enumerate(prepared.redacted)]
 
-        async def work(tx: Tx) -> list[StoreResult]:
-            results: dict[int, StoreResult] = {}
-            # One tenant at a time keeps $agent inside every statement; one transaction keeps it atomic.
-            for agent, positions in tenants.items():
-                # A retried transaction starts again from fresh rows.
-                fresh = [(i, items[i], {**rows[i], "props": dict(rows[i]["props"])}) for i in positions]
-                results.update(await _write_tenant(tx, agent, fresh, actor))
-            return [results[i] for i in range(len(items))]
 
-        claimed = (slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in items if item.claim)
-        async with self.slots.hold(claimed):
-            stored = await self.runner.write_tx(work)
-        self.on_vectors_written()
-        return [replace(result, redacted=spans) if spans else result
-                for result, spans in zip(stored, redacted, strict=True)]
+@dataclass
+class Prepared:
+    """New memories screened, checked and being embedded, ready for `WriteService.write`."""
+    items: list[NewMemory]
+    rows: list[dict[str, Any]]
+    redacted: list[tuple[SecretSpan, ...]]  # the secrets redacted from each item, by position
+    embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
+
+    @property
+    def claimed(self) -> bool:
+        return any(item.claim for item in self.items)
+
+    def slot_keys(self) -> list[str]:
+        """The belief slots the write touches, for the process's slot queue."""
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
+
+    async def vectors(self) -> np.ndarray:
+        return await self.embedding
+
+    def discard(self) -> None:
+        """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
+        if not self.embedding.done():
+            self.embedding.cancel()
+
+
+    async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
+        """The agents' memory preferences: a memory of a type or about a topic never to be stored
+        refuses the write (naming the item, like any bad item); a type with a retention expires
+        after it unless the memory says when it expires."""
+        if self.preferences is None:
+            return items
+        now, out = utcnow(), []
+        for i, item in enumerate(items):
+            try:
+                check_agent(item.agent)
+            except (InvalidInput, AttributeError):
+                out.append(item)  # the domain's own rules name what is wrong with it (check_new)
+                continue
+            prefs = await self.preferences.get(item.agent)
+            prefix = f"{field_prefix}[{i}]." if field_prefix else ""
+            refused = never_store_reason(prefs, item.memory_type, item.text if isinstance(item.text, str) else "",
+                                         tuple(t for t in item.tags if isinstance(t, str))
+                                         if isinstance(item.tags, (list, tuple)) else (),
+                                         item.category if isinstance(item.category, str) else None)
+            if refused is not None:
+                raise InvalidInput(prefix + refused[0], refused[1])
+            expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
+            out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
+        return out
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],
-                        actor: str) -> dict[int, StoreResult]:
+                        actor: str, prepared: Prepared, job_id: str | None) -> dict[int, StoreResult]:
     plain = [(i, row) for i, item, row in entries if item.claim is None]
     claimed = [(i, item, row) for i, item, row in entries if item.claim is not None]
     log: list[Entry] = []
@@ -129,11 +212,15 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    if creates:
+        vectors = await prepared.vectors()  # the whole write's, in its items' order
+        for i, _, row in entries:
+            row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     if claimed:
         await book.write(tx, last)
-    await audit.record_all(tx, agent, log)
+    await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)
 
     results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}

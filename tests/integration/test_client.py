@@ -308,3 +308,34 @@ def test_every_retry_of_a_write_carries_the_same_idempotency_key(flaky):
     with pytest.raises(NotFound):
         anyio.run(remember)
     assert len(flaky.keys) == 3 and len(set(flaky.keys)) == 1
+
+
+def test_the_clients_and_the_command_line_ask_and_keep_preferences(api, client, run, agent, capsys):
+    api.remember(agent, "I live in Leeds", claim=belief("user", "lives_in", "Leeds"))
+    api.remember(agent, "I moved to Lisbon", claim=belief("user", "lives_in", "Lisbon"))
+    answer = api.ask(agent, "where did I use to live?")
+    assert (answer.intent, answer.explain.handler) == ("historical", "historical")
+    assert [(s.value, s.current) for s in answer.timeline] == [("Leeds", False), ("Lisbon", True)]
+    code, out, _ = cli(api, capsys, "ask", agent, "where did I use to live?", "--summary")
+    assert code == 0 and "Leeds" in out and "Lisbon" in out and "current" in out
+    code, out, _ = cli(api, capsys, "ask", agent, "what do you know about me?")
+    assert code == 0 and json.loads(out)["intent"] == "about_me"
+
+    prefs = api.set_preferences(agent, never_store_types=["event"], context_max_tokens=200)
+    assert (prefs.version, prefs.never_store_types) == (1, ["event"])
+    assert api.preferences(agent).context_max_tokens == 200
+    with pytest.raises(InvalidInput):
+        api.remember(agent, "Dinner on Friday", memory_type="event")
+    code, out, _ = cli(api, capsys, "preferences", agent)
+    assert code == 0 and json.loads(out)["never_store_types"] == ["event"]
+
+    async def session():
+        http = httpx.AsyncClient(transport=httpx.ASGITransport(app=client.app), base_url="http://testserver")
+        try:
+            async with AsyncCredence(http=http) as aio:
+                return await aio.ask(agent, "where did I use to live?"), await aio.preferences(agent)
+        finally:
+            await http.aclose()
+
+    asked, kept = run(session)
+    assert asked.timeline[-1].value == "Lisbon" and kept.version == 1

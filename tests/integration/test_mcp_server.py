@@ -29,7 +29,7 @@ from tests.integration.test_service_process import BACKENDS, free_port, launch, 
 pytestmark = pytest.mark.slow
 CREDENCE_MCP = shutil.which("credence-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate", "conflicts", "resolve_conflict",
-         "quarantined", "review", "forget", "about", "entity_path"}
+         "quarantined", "review", "forget", "about", "entity_path", "ask"}
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))
@@ -186,6 +186,11 @@ def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
             path = await call(mcp, "entity_path", source="Seattle", target="Paris")
             assert [e["name"] for e in path["entities"]] == ["Seattle", "Acme", "user", "Dana", "Paris"]
             assert [r["type"] for r in path["relationships"]] == ["located_in", "works_at", "knows", "lives_in"]
+
+            asked = await call(mcp, "ask", question="who is Dana to me")  # routed, answered from the graph
+            assert tools["ask"].annotations.read_only_hint
+            assert (asked["intent"], asked["explain"]["handler"]) == ("relationship", "relationship")
+            assert [e["name"] for e in asked["path"]["entities"]] == ["user", "Dana"]
 
             far = await failure(mcp, "entity_path", source="Seattle", target="Paris", max_hops=3)
             assert "'Seattle' and 'Paris' are not connected within 3 relationships" in far

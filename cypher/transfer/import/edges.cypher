@@ -14,6 +14,10 @@ FOREACH (_ IN CASE WHEN row.type = 'CAUSES' THEN [1] ELSE [] END |
   MERGE (a)-[r:CAUSES]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
 FOREACH (_ IN CASE WHEN row.type = 'PROMOTED_FROM' THEN [1] ELSE [] END |
   MERGE (a)-[r:PROMOTED_FROM]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
+FOREACH (_ IN CASE WHEN row.type = 'OUTCOME_OF' THEN [1] ELSE [] END |
+  MERGE (a)-[r:OUTCOME_OF]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
+FOREACH (_ IN CASE WHEN row.type = 'PROGRESS_ON' THEN [1] ELSE [] END |
+  MERGE (a)-[r:PROGRESS_ON]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
 FOREACH (_ IN CASE WHEN row.type = 'DIGEST_OF' THEN [1] ELSE [] END |
   MERGE (a)-[r:DIGEST_OF]->(b)
   ON CREATE SET r.created_at = created_at, r.created_by = coalesce(row.created_by, 'engine'), r.note = row.note)
