@@ -16,10 +16,12 @@ from api.routers import (
     admin,
     ask,
     audit,
+    consolidation,
     context,
     entities,
     feedback,
     health,
+    jobs,
     keys,
     links,
     memories,
@@ -61,7 +63,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.include_router(metrics.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
                    predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router,
-                   ask.router, preferences.router):
+                   ask.router, preferences.router, jobs.router, jobs.admin, consolidation.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
     problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     problems.handle(app, BodyTooLarge, on_body_too_large)

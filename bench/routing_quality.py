@@ -1,14 +1,18 @@
-"""How well the question router (graph/asking/rules.py) picks each question's intent and slots.
+"""How well the question router picks each question's intent and slots: the rules
+(graph/asking/rules.py) and, where no rule decides, the intent classifier over the question's
+embedding (graph/asking/intents.py, blend.py), as the service routes.
 
     .venv/bin/python bench/routing_quality.py                 # the test half
-    .venv/bin/python bench/routing_quality.py --split tune    # the half the rules were written from
+    .venv/bin/python bench/routing_quality.py --split tune    # the half the router was made from
+    .venv/bin/python bench/routing_quality.py --rules-only    # the rules alone, no classifier
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
 291 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
 a tuning and a test half that alternate within each intent. The rules were written from the tuning
-half only. Scored as the guide says: routing accuracy (the target: at least 95% on the test half),
-overall, per intent and per tag, with the confusion of what was missed; `also` as an exact set;
+half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide
+says: routing accuracy (the target: at least 95% on the test half), overall,
+per intent and per tag, with the confusion of what was missed; `also` as an exact set;
 each slot by exact match after lower-casing and trimming (lists as lists, `exclude` as a set),
 over the lines where the label or the prediction is not empty.
 
@@ -20,6 +24,7 @@ import argparse
 import json
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -27,6 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.record import record  # noqa: E402
+from graph.asking import intents  # noqa: E402
+from graph.asking.blend import combine, for_classifier  # noqa: E402
+from graph.asking.route import Route  # noqa: E402
 from graph.asking.rules import route  # noqa: E402
 from graph.core.vocab import ASK_INTENTS  # noqa: E402
 
@@ -53,7 +61,28 @@ def predicted_slots(slots) -> dict:
             "exclude": list(slots.exclude), "window": slots.window}
 
 
-def evaluate(rows: list[dict]) -> dict:
+class Routed:
+    """The service's routing, synchronously: the rules, then the shipped classifier where they are unsure."""
+
+    def __init__(self, rules_only: bool) -> None:
+        self.classifier = None
+        if not rules_only:
+            from graph.embedding.encoder import SentenceTransformerEmbedder
+
+            self.embedder = SentenceTransformerEmbedder()
+            self.classifier = intents.for_model(self.embedder.name, self.embedder.dimensions)
+            if self.classifier is None:
+                sys.exit("no classifier fitted on this embedding model: run bench/fit_intents.py")
+
+    def __call__(self, question: str) -> Route:
+        ruled = route(question)
+        if not ruled.unsure or self.classifier is None:
+            return ruled
+        vector = self.embedder.encode([for_classifier(question)])[0]
+        return combine(question, ruled, self.classifier.scores(vector))
+
+
+def evaluate(rows: list[dict], route: Callable[[str], Route]) -> dict:
     per_intent: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     per_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     slots: dict[str, list[int]] = {s: [0, 0] for s in SLOTS}
@@ -91,7 +120,8 @@ def _pct(a: int, b: int) -> str:
 def table(results: dict[str, dict]) -> str:
     halves = list(results)
     lines = [(f"Run {date.today().isoformat()}, `bench/routing_quality.py`; the rules (graph/asking/rules.py) were "
-              "written from the tuning half only. Deterministic: the same figures on any machine."), "",
+              "written from the tuning half only, and the classifier (graph/asking/intents.json) fitted on it only. "
+              "Deterministic: the same figures on any machine."), "",
              "| | " + " | ".join(halves) + " |", "|---|" + "---:|" * len(halves)]
     lines.append("| **routing accuracy** | " + " | ".join(f"**{_pct(r['right'], r['total'])}**"
                                                          for r in results.values()) + " |")
@@ -115,15 +145,18 @@ def table(results: dict[str, dict]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("test", "tune"), default="test")
+    parser.add_argument("--rules-only", action="store_true", help="the rules alone, without the classifier")
     parser.add_argument("--record", action="store_true", help="write both halves' table into docs/benchmarks.md")
     args = parser.parse_args()
     if args.record:
-        text = table({"tune": evaluate(load("tune")), "test": evaluate(load("test"))})
+        routed, rules_alone = Routed(rules_only=False), Routed(rules_only=True)
+        text = table({"tune": evaluate(load("tune"), routed), "test": evaluate(load("test"), routed),
+                      "test, rules alone": evaluate(load("test"), rules_alone)})
         print(text)
         record("routing-quality", text)
         return
-    result = evaluate(load(args.split))
-    print(table({args.split: result}))
+    result = evaluate(load(args.split), Routed(args.rules_only))
+    print(table({args.split + (", rules alone" if args.rules_only else ""): result}))
     if args.split == "tune":
         for miss in result["misses"]:
             print(f"{miss['id']}: {miss['question']!r} labelled {miss['want']}, routed {miss['got']}: "

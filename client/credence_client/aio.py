@@ -7,7 +7,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -16,12 +17,13 @@ import httpx
 from credence_client import endpoints as e
 from credence_client.config import CONSISTENCY_HEADER, DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant
-from credence_client.errors import ServiceUnreachable
+from credence_client.errors import JobTimeout, ServiceUnreachable
 from credence_client.models import (
     About,
     AdminSearchResults,
     Answer,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -30,6 +32,7 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Job,
     Link,
     Memory,
     MemoryPreferences,
@@ -87,7 +90,7 @@ class AsyncCredence:
         while True:
             try:
                 response = await self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                                    headers=sent)
+                                                    headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             if self.read_your_writes and (token := response.headers.get(CONSISTENCY_HEADER)):
@@ -126,6 +129,16 @@ class AsyncCredence:
                 yield item
             after = page.next_after
             if not after:
+                return
+
+    async def _job_pages(self, agent: str | None, params: dict[str, Any]) -> AsyncIterator[Job]:
+        cursor = None
+        while True:
+            page = await self.send(e.job_page(agent, params, cursor))
+            for item in page.items:
+                yield item
+            cursor = page.next_cursor
+            if not cursor:
                 return
 
     # Memories
@@ -170,6 +183,46 @@ class AsyncCredence:
         """Every audit record of the tenant that passes the filters, newest first, page by page:
         op (a name or a list of names), actor, memory_id, after and before (ISO-8601 or aware datetimes)."""
         return self._audit_pages(e.audit_params(agent, filters))
+
+    # Durable jobs (docs/maintenance.md). `agent=None`: the scheduler's system jobs (administrator key).
+    async def enqueue(self, agent: str | None, kind: str, *, idempotency_key: str | None = None, **fields: Any) -> Job:
+        """Enqueue a job: params, priority (1 runs first .. 10), key (the same key twice is one job),
+        depends_on (job ids), max_attempts, run_at (not before)."""
+        return await self.send(e.enqueue(agent, kind, fields).keyed(idempotency_key))
+
+    async def job(self, agent: str | None, job_id: str) -> Job:
+        return await self.send(e.job(agent, job_id))
+
+    def jobs(self, agent: str | None, **filters: Any) -> AsyncIterator[Job]:
+        """Every job that passes the filters (status, kind: a name or a list), newest first, page by page."""
+        return self._job_pages(agent, e.jobs_params(agent, filters))
+
+    async def cancel_job(self, agent: str | None, job_id: str) -> Job:
+        """A queued job is cancelled at once; a running one stops at its next checkpoint."""
+        return await self.send(e.cancel_job(agent, job_id))
+
+    async def retry_job(self, agent: str | None, job_id: str) -> Job:
+        """A dead or cancelled job queued again, with fresh attempts."""
+        return await self.send(e.retry_job(agent, job_id))
+
+    async def wait_job(self, agent: str | None, job_id: str, *, interval: float = 1.0, timeout: float | None = None,
+                 on_progress: Callable[[Job], Any] | None = None) -> Job:
+        """Polls the job every `interval` seconds until it has finished (succeeded, cancelled or dead),
+        calling `on_progress(job)` after each poll; JobTimeout after `timeout` seconds."""
+        started = time.monotonic()
+        while True:
+            job = await self.job(agent, job_id)
+            if on_progress is not None:
+                on_progress(job)
+            if job.finished:
+                return job
+            if timeout is not None and time.monotonic() - started >= timeout:
+                raise JobTimeout(job_id, timeout)
+            await anyio.sleep(interval)
+
+    async def restore(self, agent: str, memory_id: str, reason: str | None = None) -> Memory:
+        """An archived memory (by an archive, the expiry or the decay job) back to the status it had."""
+        return await self.send(e.restore(agent, memory_id, reason))
 
     # Retrieval
     async def search(self, agent: str, query: str, **options: Any) -> SearchResults:
@@ -289,6 +342,13 @@ class AsyncCredence:
     async def merge_entities(self, agent: str, keep: str, merge: str) -> Entity:
         """Administrators: fold `merge` into `keep` (claims, relationships, evidence; its names become aliases)."""
         return await self.send(e.merge_entities(agent, keep, merge))
+
+    # Maintenance
+    async def consolidate(self, agent: str, dry_run: bool = False, steps: dict[str, bool] | None = None,
+                    thresholds: dict[str, float] | None = None) -> Consolidation:
+        """Merge near-duplicates, make coexisting rival beliefs pending conflicts, corroborate, digest old
+        events, merge duplicate entities, prune past retention. `dry_run`: the plan only, nothing changes."""
+        return await self.send(e.consolidate(agent, dry_run, steps, thresholds))
 
     # Predicate schemas
     async def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:

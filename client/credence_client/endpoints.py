@@ -21,6 +21,7 @@ from credence_client.models import (
     Answer,
     AuditPage,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -30,6 +31,8 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Job,
+    JobPage,
     Link,
     Memory,
     MemoryPage,
@@ -66,6 +69,11 @@ class Call(Generic[T]):
     json: Any = None
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
+    timeout: float | None = None  # seconds, for a call that may take longer than the client's default
+
+    def options(self) -> dict[str, Any]:
+        """The request's own options: its timeout, when it has one (else the client's)."""
+        return {"timeout": self.timeout} if self.timeout is not None else {}
 
     def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)
@@ -333,6 +341,16 @@ def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
 
 
 # Predicate schemas
+CONSOLIDATE_TIMEOUT = 900.0
+
+
+def consolidate(agent: str, dry_run: bool, steps: dict[str, bool] | None,
+                thresholds: dict[str, float] | None) -> Call[Consolidation]:
+    body = {"agent": agent, "dry_run": dry_run, **set_only(steps=steps, thresholds=thresholds)}
+    # A forced run of a large tenant takes a minute or more (docs/consolidation.md).
+    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation), timeout=CONSOLIDATE_TIMEOUT)
+
+
 def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:
     return Call("PUT", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, json=schema, read=_model(PredicateSchema))
 
@@ -343,6 +361,52 @@ def predicate(agent: str, predicate: str) -> Call[PredicateSchema]:
 
 def predicates(agent: str) -> Call[list[PredicateSchema]]:
     return Call("GET", "/v1/predicates", {"agent": agent}, read=_items(PredicateSchema, "predicates"))
+
+
+# Durable jobs (docs/maintenance.md): a tenant's at /v1/jobs; with agent None, the system jobs of
+# the scheduler at /v1/admin/jobs (the administrator key).
+def _jobs(agent: str | None, tail: str = "") -> tuple[str, dict[str, Any]]:
+    if agent is None:
+        return f"/v1/admin/jobs{tail}", {}
+    return f"/v1/jobs{tail}", {"agent": agent}
+
+
+def enqueue(agent: str | None, kind: str, fields: dict[str, Any]) -> Call[Job]:
+    """`fields`: params, priority (1 first .. 10), key (idempotency), depends_on, max_attempts, run_at."""
+    path, _ = _jobs(agent)
+    return Call("POST", path, json={**({"agent": agent} if agent is not None else {}), "kind": kind, **fields},
+                read=_model(Job))
+
+
+def job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}")
+    return Call("GET", path, params or None, read=_model(Job))
+
+
+def jobs_params(agent: str | None, filters: dict[str, Any]) -> dict[str, Any]:
+    """GET /v1/jobs's query: status and kind (a name or a list), limit."""
+    return {**_jobs(agent)[1], "limit": 200, **set_only(**filters)}
+
+
+def job_page(agent: str | None, params: dict[str, Any], cursor: str | None) -> Call[JobPage]:
+    """One page of jobs, newest first; the clients follow `next_cursor` to the end."""
+    return Call("GET", _jobs(agent)[0], set_only(**params, cursor=cursor), read=_model(JobPage))
+
+
+def cancel_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/cancel")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def retry_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/retry")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def restore(agent: str, memory_id: str, reason: str | None) -> Call[Memory]:
+    """An archived memory (an archive, an expiry, a decay) back to the status it had."""
+    path, params = _memory(agent, memory_id, "/restore")
+    return Call("POST", path, params, json=set_only(reason=reason), read=_model(Memory))
 
 
 # Service

@@ -33,8 +33,10 @@ from credence_client.models import (
     About,
     Answer,
     Conflict,
+    Consolidation,
     EntityPath,
     Feedback,
+    Job,
     Memory,
     Resolution,
     Review,
@@ -221,6 +223,23 @@ class Tools:
         each with `why`; `explain.handler` and `explain.reasons` say which handler ran and why."""
         return await self.api.ask(agent, question, **({"as_of": as_of} if as_of else {}))
 
+    async def job_status(
+        self, agent: str,
+        job_id: Annotated[str, Field(description="The job's id, as the call that enqueued it answered.")],
+    ) -> Job:
+        """Where a maintenance job of this agent stands (an expiry or decay run, a consolidation):
+        `status` (queued, running, succeeded, cancelled, dead), `progress` (done of total), `result`
+        once it succeeded, `last_error` when an attempt failed."""
+        return await self.api.job(agent, job_id)
+
+    async def consolidation_preview(self, agent: str) -> Consolidation:
+        """What a consolidation of this memory would change, without changing anything: near-duplicates it
+        would merge, rival beliefs it would turn into pending conflicts, claims it would corroborate,
+        old events it would digest, entities it would merge, and memories past retention it would
+        delete, each with its reason, and the counts before and after. Applying it is an operator's
+        call (`credence consolidate`)."""
+        return await self.api.consolidate(agent, dry_run=True)
+
     async def forget(self, agent: str, memory_id: str) -> Memory:
         """Archive a memory: it leaves retrieval but stays, with its history, for audit. (Erasing for
         good is not offered to models: an operator does it with `credence forget --hard`.)"""
@@ -232,7 +251,8 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 TOOLS: dict[str, ToolAnnotations] = {
     "remember": WRITE, "search": READ_ONLY, "context": READ_ONLY, "reinforce": WRITE, "dispute": WRITE,
     "corroborate": WRITE, "conflicts": READ_ONLY, "resolve_conflict": WRITE, "quarantined": READ_ONLY,
-    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY, "ask": READ_ONLY,
+    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY, "ask": READ_ONLY, "job_status": READ_ONLY,
+    "consolidation_preview": READ_ONLY,
     "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False),
 }
 

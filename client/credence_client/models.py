@@ -554,6 +554,121 @@ class MemoryPreferences(Model):
 
 
 # Every model above, for the schema test and for readers.
+class JobProgress(Model):
+    openapi = "ProgressOut"
+    done: int
+    total: int | None
+
+
+class Job(Model):
+    """A durable job (docs/maintenance.md): queued, running, succeeded, cancelled or dead."""
+    openapi = "JobOut"
+    id: str
+    agent: str
+    kind: str
+    status: str
+    priority: int
+    params: dict[str, Any]
+    progress: JobProgress
+    attempts: int
+    max_attempts: int
+    created_at: datetime
+    updated_at: datetime
+    run_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    actor: str
+    key: str | None
+    depends_on: list[str]
+    waiting_for: list[str]
+    lease_owner: str | None
+    lease_until: datetime | None
+    cancel_requested: bool
+    result: dict[str, Any] | None
+    last_error: str | None
+    parent_id: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("succeeded", "cancelled", "dead")
+
+
+class JobPage(Model):
+    openapi = "JobPageOut"
+    count: int
+    items: list[Job]
+    next_cursor: str | None
+
+
+class ConsolidationChange(Model):
+    """One change a consolidation makes (or would make), with why (docs/consolidation.md)."""
+    openapi = "ChangeOut"
+    kind: str  # merge, contradiction, corroborate, digest, entity_merge, prune
+    target: str
+    others: list[str]
+    reason: str
+    score: float | None = None
+    trust_before: float | None = None
+    trust_after: float | None = None
+    text: str | None = None
+
+
+class ConsolidationThresholds(Model):
+    openapi = "ThresholdsOut"
+    duplicate_similarity: float
+    entity_similarity: float
+    digest_similarity: float
+    digest_window_hours: float
+    digest_min_members: int
+    digest_min_age_days: float
+    retention_days: float
+
+
+class MemoryCounts(Model):
+    openapi = "CountsOut"
+    total: int
+    active: int
+
+
+class ContradictionCounts(Model):
+    openapi = "ContradictionsOut"
+    pending: int
+    resolved: int = 0
+
+
+class DigestCounts(Model):
+    openapi = "DigestsOut"
+    clusters: int
+    source_memories: int
+
+
+class PrunedCounts(Model):
+    openapi = "PrunedOut"
+    archived: int
+    expired: int
+
+
+class Consolidation(Model):
+    """A consolidation's report: its counts and every change, planned (dry run) or applied."""
+    openapi = "ConsolidationOut"
+    agent: str
+    dry_run: bool
+    job_id: str | None
+    steps: list[str]
+    thresholds: ConsolidationThresholds
+    deduplicated: int
+    contradictions: ContradictionCounts
+    corroborated: int
+    digests: DigestCounts
+    entities_merged: int
+    pruned: PrunedCounts
+    before: MemoryCounts
+    after: MemoryCounts
+    duration_ms: int
+    skipped: int
+    changes: list[ConsolidationChange]
+
+
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
     Related, SearchHit,
@@ -562,4 +677,7 @@ ALL: tuple[type[Model], ...] = (
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,
     AskSlots, Cited, AskExplain, AskWindow, SummarySection, SlotState, SentimentReading, Feeling, FollowedUp, Answer,
     MemoryPreferences,
+    JobProgress, Job, JobPage,
+    ConsolidationChange, ConsolidationThresholds, MemoryCounts, ContradictionCounts, DigestCounts, PrunedCounts,
+    Consolidation,
 )

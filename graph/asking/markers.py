@@ -5,7 +5,10 @@ past-value marker ("used to", "my old job"). Windows and exclusions are slots (s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from graph.memories.sentiment import valence
 
 # Who asks about the user: first person, or an agent asking about "the user".
 ME = r"(?:i|we|the user|user|you and i|\w+ and i)"
@@ -67,10 +70,25 @@ class Marker:
     pattern: re.Pattern[str]
     object_group: str | None = None  # a named group holding what it asks about (its object)
     proper: bool = False  # its object must be written with a capital (a proper name)
+    # The word in the group named `word` must pass this test (a lexicon look-up), else no match.
+    word_test: Callable[[str], bool] | None = None
 
 
-def _m(intent: str, name: str, pattern: str, object_group: str | None = None, proper: bool = False) -> Marker:
-    return Marker(intent, name, re.compile(pattern), object_group, proper)
+def _m(intent: str, name: str, pattern: str, object_group: str | None = None, proper: bool = False,
+       word_test: Callable[[str], bool] | None = None) -> Marker:
+    return Marker(intent, name, re.compile(pattern), object_group, proper, word_test)
+
+
+def _affect(word: str) -> bool:
+    """A word that carries a feeling, by VADER's lexicon (the one memories are scored with at write
+    time), not by a hand-made list: "stressed", "frustrated", "happier", "hate", "trust"."""
+    return abs(valence(word)) >= 1.0
+
+
+# Who is asked about in a feeling frame: a pronoun, the user, or one word (a name).
+_WHO = r"(?:i|we|you|he|she|they|the user|user|[a-z]+)"
+_DEGREE = (r"(?: (?:still|even|any|more|less|really|so|very|too|kind of|sort of|a bit|a little|at all|actually|"
+           r"honestly|ever|generally|mostly|pretty|quite|that|as|getting|becoming|growing))*")
 
 
 _END = r"(?=[,.?!;]| and (?:what|how|who|where|when|which|is|are|do|did)\b|$)"
@@ -147,6 +165,20 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:attitude|opinion|outlook|thoughts) (?:of|on|about|towards?|regarding) " + _OBJ +
        r"|\bwhat do (?:i|we) (?:really |actually )?think (?:of|about) (?P<obj2>(?:my|our|the|him|her|them)[^,.?!;]*?)"
        + _END.replace("(?=", "(?=") + r"|\b(?:seem|seemed|sound|sounded|look|looked) (?:" + FEELINGS + r")\b", "obj"),
+    # A feeling frame: a copula or a verb of feeling, then a word VADER scores as affect, then what it
+    # is about ("am I getting more stressed about the wedding", "is the user frustrated with X",
+    # "feeling hopeful"), or a verb of liking asked in the present ("do I still trust Ana").
+    _m("sentiment", "asks whether someone feels a certain way about something (VADER's affect words)",
+       r"(?<!what )(?<!who )(?<!where )(?<!which )\b(?:am|are|is|was|were|been|being|get|gets|getting|got|grown|"
+       r"growing|seem|seems|seemed|sound|sounds|"
+       r"sounded|stay|stayed)(?: " + _WHO + r")?" + _DEGREE + r" (?P<word>[a-z]+) (?:about|with|at|over|towards?|"
+       r"regarding|of|by|than|in)\b(?: (?P<obj>[^,.?!;]+?)" + _END + r")?"
+       # "I feel like ..." says what one thinks, not how one feels.
+       r"|\b(?:feel|feels|feeling|felt)" + _DEGREE + r" (?!like\b)(?P<word2>[a-z]+)\b", "obj", word_test=_affect),
+    _m("sentiment", "asks whether someone likes or dislikes something (VADER's affect verbs)",
+       r"\b(?:do|does) " + _WHO + r"(?: (?:still|even|really|actually|secretly|honestly|truly|kind of|sort of))* "
+       r"(?P<word>[a-z]+) (?P<obj>(?:my|our|the|his|her|their|it|him|them|this|that|[a-z]+ing)\b[^,.?!;]*?)" + _END,
+       "obj", word_test=_affect),
     _m("sentiment", "asks whether a feeling got better or worse",
        r"\b(?:gotten|getting|got|grown|growing) (?:better|worse|happier|sadder)\b"),
     # -- historical: a past value of a slot, or how it changed -------------------------------------------

@@ -22,6 +22,7 @@ class Route:
     slots: Slots = field(default_factory=Slots)
     reasons: tuple[str, ...] = ()  # why, one short line per rule that fired
     router: str = "rules"  # which router decided (graph.core.vocab.ASK_ROUTERS)
+    unsure: bool = False  # no rule picked the intent: search by default, or the classifier's pick
 
     @property
     def wants_history(self) -> bool:

@@ -1,9 +1,10 @@
 """The routers behind one interface: `await router.route(question) -> Route`.
 
-`RuleRouter` is the default: the deterministic rules (rules.py), no model, no I/O. `LlmRouter`
-asks an OpenAI-compatible chat-completions endpoint the user configures (off by default) for the
-same record, as JSON, and falls back to the rules when the model is unreachable, slow or answers
-something that is not a valid route; `explain` says which one decided."""
+`RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides, the
+small intent classifier over the question's embedding (intents.py, blend.py), no language model.
+`LlmRouter` asks an OpenAI-compatible chat-completions endpoint the user configures (off by
+default) for the same record, as JSON, and falls back to the rules router when the model is
+unreachable, slow or answers something that is not a valid route; `explain` says which one decided."""
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +12,11 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
+from graph.asking.blend import combine, for_classifier
+from graph.asking.intents import IntentModel
 from graph.asking.route import Route, Slots
 from graph.asking.rules import route as rule_route
 from graph.core.vocab import ASK_INTENTS, ASK_SUBJECTS
@@ -25,8 +29,18 @@ class Router(Protocol):
 
 
 class RuleRouter:
+    """The rules; with a classifier and a way to embed text, the classifier where no rule decides."""
+
+    def __init__(self, classifier: IntentModel | None = None,
+                 embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
+        self.classifier = classifier if embed is not None else None
+        self.embed = embed
+
     async def route(self, question: str) -> Route:
-        return rule_route(question)
+        ruled = rule_route(question)
+        if not ruled.unsure or self.classifier is None or self.embed is None:
+            return ruled
+        return combine(question, ruled, self.classifier.scores(await self.embed(for_classifier(question))))
 
 
 PROMPT = """You route questions an assistant asks its long-term memory about a user. Answer with one

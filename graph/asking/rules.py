@@ -102,6 +102,10 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
             if _inside(m.span(), excluded):
                 continue
             obj = _object(m, marker)
+            if marker.word_test is not None:
+                word = next((m.group(g) for g in marker.pattern.groupindex if g.startswith("word") and m.group(g)), "")
+                if not marker.word_test(word):
+                    continue
             if marker.proper and (obj is None or not q.text[obj[0]:obj[0] + 1].isupper()):
                 continue
             if marker.intent == "entity" and (obj is None or not _names_a_thing(q.text[obj[0]:obj[1]])
@@ -134,8 +138,9 @@ def _clauses(q: Question) -> list[tuple[int, int]]:
     return [(a, b) for a, b in pairwise(cuts) if q.masked[a:b].strip(" ,.?!;")]
 
 
-def route(question: str) -> Route:
-    """The route of one question: its intent, `also`, slots and reasons."""
+def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
+    """The route of one question: its intent, `also`, slots and reasons. `fallback` is the intent (and
+    the reason) to take when no rule picks one, instead of search (graph/asking/blend.py)."""
     q = prepare(question)
     excluded = exclusions(q)
     excluded_spans = [span for _, span in excluded]
@@ -178,6 +183,9 @@ def route(question: str) -> Route:
         reasons.insert(0, "negation: excludes " + ", ".join(repr(x) for x, _ in excluded))
     elif candidates:
         intent, wrapped = candidates[0], None
+    elif fallback:
+        intent, wrapped = fallback[0], None
+        reasons.append(fallback[1])
     else:
         intent, wrapped = "search", None
         reasons.append("search: no marker of another intent")
@@ -191,7 +199,8 @@ def route(question: str) -> Route:
         also.append("temporal")
     also = list(dict.fromkeys(a for a in also if a != intent))
     slots = _slots(q, intent, also, heads, excluded, found_window)
-    return Route(intent=intent, also=tuple(also), slots=slots, reasons=tuple(reasons), router="rules")
+    return Route(intent=intent, also=tuple(also), slots=slots, reasons=tuple(reasons), router="rules",
+                 unsure=not excluded and not candidates)
 
 
 # -- slots ---------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from graph.asking import about, feelings, followups, past
 from graph.asking.answers import cite
+from graph.asking.intents import IntentModel
 from graph.asking.model import DEFAULT_SUMMARY_TOKENS, Answer, AskQuery, Cited, check_ask
 from graph.asking.reads import Reads
 from graph.asking.route import Route
@@ -25,11 +26,15 @@ from graph.store.gateway import GraphRunner
 
 class AskService:
     def __init__(self, runner: GraphRunner, retrieval: RetrievalService, entities: EntityService,
-                 preferences: PreferenceService, estimate: TokenEstimator, llm: LlmRouter | None = None) -> None:
+                 preferences: PreferenceService, estimate: TokenEstimator, llm: LlmRouter | None = None,
+                 classifier: IntentModel | None = None) -> None:
         self.runner, self.retrieval, self.entities = runner, retrieval, entities
         self.preferences, self.estimate = preferences, estimate
-        self.rules: Router = RuleRouter()
+        # The classifier reads the question embedded by search's own model (None: the rules alone).
+        self.rules: Router = RuleRouter(classifier, retrieval.embed)
         self.llm = llm  # None unless CREDENCE_ASK_LLM_URL is set
+        if llm is not None:
+            llm.fallback = self.rules
 
     def router_for(self, name: str | None) -> Router:
         if name == "llm" or (name is None and self.llm is not None):

@@ -49,3 +49,9 @@ def entity_key(agent: str, name: str) -> str:
 def relation_key(rel_type: str, from_key: str, to_key: str) -> str:
     """A typed relation between two entities; entity keys start with the agent, so it is tenant-bound."""
     return scoped(rel_type, from_key, to_key)
+
+
+def job_key(agent: str, idempotency_key: str | None, job_id: str) -> str:
+    """A job's unique key: the tenant's idempotency key when the request gave one (the same request
+    twice is one job), else the job's own id. The two never meet: the second part says which."""
+    return f"{agent} key {idempotency_key}" if idempotency_key is not None else f"{agent} id {job_id}"

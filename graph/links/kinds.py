@@ -16,6 +16,7 @@ _WHY_ENGINE = {
     "CONTRADICTS": "the belief engine writes CONTRADICTS when it records a conflict; resolve the conflict "
                    "(/v1/conflicts/{id}/resolve) instead",
     "DIGEST_OF": "consolidation writes DIGEST_OF when it digests memories",
+    "DUPLICATE_OF": "consolidation writes DUPLICATE_OF when it merges a near-duplicate into the memory that stays",
 }
 
 

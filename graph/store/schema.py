@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 
 from neo4j.exceptions import Neo4jError
 
-from graph.core.errors import SchemaMismatch
+from graph.core.errors import SchemaMismatch, StartupError
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso, utcnow
 from graph.store.backends.connect import Backend
@@ -116,3 +116,13 @@ async def _apply_schema(runner: GraphRunner, backend: Backend, model: str, dimen
             await asyncio.to_thread(backend.arcadedb.sql, statement.replace("{dimensions}", str(int(dimensions))))
     await runner.write("store/meta/set_embedding_meta", model=model, dimensions=dimensions)
     log.info("schema applied (%s backend, %d-dim vector index)", backend.kind, dimensions)
+
+
+async def check_schema(runner: GraphRunner, model: str, dimensions: int) -> None:
+    """For a process that does not own the schema (a worker apart from the API): the schema must have
+    been applied, by a service, for this embedding model's dimension."""
+    meta = await runner.read_tx(lambda tx: tx.one("store/meta/get_embedding_meta"))
+    if meta["dimensions"] is None:
+        raise StartupError("the graph has no schema yet: start the service (`python -m api`) on this database "
+                           "once before a worker process")
+    await check_embedding_dimensions(runner, model, dimensions)

@@ -29,7 +29,6 @@ from graph.beliefs.trust import compute_trust
 from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
 from graph.core.keys import slot_key
-from graph.core.tenancy import check_agent
 from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import (
     ACTIVE,
@@ -107,9 +106,9 @@ class WriteService:
         # Secrets first (graph/memories/secrets.py): refused, or redacted, before anything is embedded,
         # indexed, logged or audited. Then the domain's own rules (graph/memories/rules.py), whoever the caller is.
         items, redacted = screen_many(list(items), field_prefix)
-        items = await self._honour_preferences(items, field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
+        items = await self._honour_preferences(items, field_prefix)
         now = iso(utcnow())
         rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
         for row, ident in zip(rows, ids or (), strict=False):
@@ -137,6 +136,22 @@ class WriteService:
         return [replace(results[i], redacted=spans) if spans else results[i]
                 for i, spans in enumerate(prepared.redacted)]
 
+    async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
+        """The agents' memory preferences, on items the domain's rules have checked: a memory of a
+        type or about a topic never to be stored refuses the write (naming the item, like any bad
+        item); a type with a retention expires after it unless the memory says when it expires."""
+        if self.preferences is None:
+            return items
+        now, out = utcnow(), []
+        for i, item in enumerate(items):
+            prefs = await self.preferences.get(item.agent)
+            refused = never_store_reason(prefs, item.memory_type, item.text, tuple(item.tags), item.category)
+            if refused is not None:
+                raise InvalidInput((f"{field_prefix}[{i}]." if field_prefix else "") + refused[0], refused[1])
+            expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
+            out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
+        return out
+
 
 @dataclass
 class Prepared:
@@ -161,32 +176,6 @@ class Prepared:
         """Stops an embedding nobody will wait for (the write failed before it needed the vectors)."""
         if not self.embedding.done():
             self.embedding.cancel()
-
-
-    async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
-        """The agents' memory preferences: a memory of a type or about a topic never to be stored
-        refuses the write (naming the item, like any bad item); a type with a retention expires
-        after it unless the memory says when it expires."""
-        if self.preferences is None:
-            return items
-        now, out = utcnow(), []
-        for i, item in enumerate(items):
-            try:
-                check_agent(item.agent)
-            except (InvalidInput, AttributeError):
-                out.append(item)  # the domain's own rules name what is wrong with it (check_new)
-                continue
-            prefs = await self.preferences.get(item.agent)
-            prefix = f"{field_prefix}[{i}]." if field_prefix else ""
-            refused = never_store_reason(prefs, item.memory_type, item.text if isinstance(item.text, str) else "",
-                                         tuple(t for t in item.tags if isinstance(t, str))
-                                         if isinstance(item.tags, (list, tuple)) else (),
-                                         item.category if isinstance(item.category, str) else None)
-            if refused is not None:
-                raise InvalidInput(prefix + refused[0], refused[1])
-            expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
-            out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
-        return out
 
 
 async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, dict[str, Any]]],

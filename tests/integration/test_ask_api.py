@@ -172,6 +172,11 @@ def test_every_kind_of_question_is_routed_and_answered_from_the_graph(client, ag
     assert by_id[m["marathon"]["id"]]["follow_up_ids"] == [m["training"]["id"]]
     old = ask(client, agent, "what were my old goals")
     assert {g["memory_id"]: g["status"] for g in old["goals"]}[m["guitar"]["id"]] == "closed"
+    # No rule knows this phrasing: the classifier over the question's embedding routes it, and says so.
+    hoping = ask(client, agent, "what am I hoping to achieve?")
+    assert hoping["intent"] == "goal" and {g["memory_id"] for g in hoping["goals"]} == set(by_id)
+    assert hoping["explain"]["router"] == "rules"
+    assert any(r.startswith("classifier: goal at ") for r in hoping["explain"]["reasons"])
 
     work = ask(client, agent, "where do I work")
     assert work["intent"] == "search" and texts(work)[0] == "I work at Globex now"

@@ -98,3 +98,66 @@ def test_preferences_rules():
     assert retention_expiry(prefs, "fact", now, None) == datetime(2026, 1, 11, tzinfo=UTC)
     assert retention_expiry(prefs, "goal", now, None) is None
     assert cap_ceiling("private", prefs) == "sensitive" and cap_ceiling("normal", prefs) == "normal"
+
+
+def test_the_classifier_decides_only_where_no_rule_does_and_only_when_confident():
+    from graph.asking.blend import combine, for_classifier
+
+    unsure = route("what am I hoping to achieve")
+    assert unsure.unsure and unsure.intent == "search"
+    confident = {"goal": 0.7, "search": 0.2, "negation": 0.1}
+    picked = combine("what am I hoping to achieve", unsure, confident)
+    assert (picked.intent, picked.unsure, picked.slots.subject) == ("goal", True, "user")
+    assert picked.reasons[-1].startswith("classifier: goal at 0.70")
+    # Not confident, or search on top, or negation (an exclusion is the rules' to find): search stays.
+    for scores in ({"goal": 0.3, "search": 0.25, "entity": 0.25}, {"search": 0.6, "goal": 0.4},
+                   {"negation": 0.9, "search": 0.1}):
+        kept = combine("what am I hoping to achieve", unsure, scores)
+        assert kept.intent == "search" and kept.reasons[-1].startswith("classifier: not confident")
+    # A rule that decided is never overruled, however sure the classifier is.
+    ruled = route("what did I decide about the move")
+    assert combine("what did I decide about the move", ruled, {"search": 1.0}) is ruled
+    # Slots are read for the intent picked: a window and a name survive the switch.
+    temporal = combine("anything new with Marcus since Christmas?", route("anything new with Marcus since Christmas?"),
+                       {"temporal": 0.9, "search": 0.1})
+    assert temporal.intent == "temporal" and temporal.slots.window == "since Christmas"
+    # What the classifier reads: the phrasing, with names and the window replaced by stand-ins.
+    assert for_classifier("What did I decide about Rome last week?") == "What did I decide about Sam then?"
+    assert for_classifier("tell me about Dr. Okafor") == "tell me about Sam"
+
+
+def test_the_shipped_classifier_matches_the_service_model_only():
+    import numpy as np
+
+    from graph.asking import intents
+    from graph.core.vocab import ASK_INTENTS
+
+    model = intents.shipped()
+    assert model is not None and set(model.labels) == set(ASK_INTENTS) and model.dimensions == 384
+    assert intents.for_model(model.name, 384) is model
+    assert intents.for_model("another-model", 384) is None and intents.for_model(model.name, 768) is None
+    scores = model.scores(np.ones(384) / np.sqrt(384))
+    assert set(scores) == set(ASK_INTENTS) and abs(sum(scores.values()) - 1) < 1e-9
+
+
+def test_a_fit_is_deterministic_and_separates_what_it_was_shown():
+    import numpy as np
+
+    from graph.asking import intents
+
+    rng = np.random.default_rng(7)
+    centres = rng.normal(size=(3, 16))
+    rows = np.vstack([c + 0.05 * rng.normal(size=(10, 16)) for c in centres])
+    labels = [name for name in ("goal", "search", "entity") for _ in range(10)]
+    first, second = intents.fit(rows, labels, "m"), intents.fit(rows, labels, "m")
+    assert first.to_json() == second.to_json()
+    assert [max(s := first.scores(r), key=s.get) for r in rows] == labels
+
+
+def test_feeling_frames_read_vaders_affect_words():
+    assert route("is Ana frustrated with the onboarding").intent == "sentiment"
+    assert route("am I getting more anxious about the exam").intent == "sentiment"
+    # A word VADER does not score as affect, or a frame that asks something else, is no feeling.
+    for question in ("am I allergic to anything", "what am I good at",
+                     "I feel like I forgot something, what was on my list"):
+        assert route(question).intent != "sentiment", question
