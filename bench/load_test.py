@@ -125,20 +125,28 @@ class Run:
                 self.acknowledged[body["agent"]].add(response.json()["id"])
 
 
+EVERY_STATUS = "active,disputed,quarantined,superseded,archived".split(",")
+
+
+async def list_all(http: httpx.AsyncClient, agent: str, statuses: list[str] = EVERY_STATUS) -> list[dict]:
+    """Every memory of a tenant in the given statuses, page by page."""
+    listed: list[dict] = []
+    cursor = None
+    while True:
+        params = {"agent": agent, "limit": 200, "status": statuses, **({"cursor": cursor} if cursor else {})}
+        page = (await http.get("/v1/memories", params=params)).json()
+        listed += page["items"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return listed
+
+
 async def verify(base: str, run: Run) -> dict[str, int]:
     """Every acknowledged memory readable and listed once; at most one active value per slot."""
     found = {"acknowledged": 0, "missing": 0, "duplicated": 0, "slots with two active values": 0}
-    statuses = "active,disputed,quarantined,superseded,archived".split(",")
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         for agent in AGENTS:
-            listed, cursor = [], None
-            while True:
-                params = {"agent": agent, "limit": 200, "status": statuses, **({"cursor": cursor} if cursor else {})}
-                page = (await http.get("/v1/memories", params=params)).json()
-                listed += page["items"]
-                cursor = page["next_cursor"]
-                if not cursor:
-                    break
+            listed = await list_all(http, agent)
             ids = Counter(m["id"] for m in listed)
             found["acknowledged"] += len(run.acknowledged[agent])
             found["missing"] += len(run.acknowledged[agent] - set(ids))

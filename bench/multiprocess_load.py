@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
 from bench.ingest_search import percentile  # noqa: E402
-from bench.load_test import free_port, stop, wait_ready  # noqa: E402
+from bench.load_test import free_port, list_all, stop, wait_ready  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.store.backends.local_neo4j import LocalNeo4j  # noqa: E402
 
@@ -54,7 +54,6 @@ SLOTS = ["lives_in", "works_at", "favourite_color"]  # single-valued, exclusive 
 VALUES = ["Lisbon", "Porto", "Berlin", "Tokyo", "Oslo", "Lima"]
 SOURCES = ["user_explicit", "user_implicit", "tool_output", "document"]
 MIX = {"search": 30, "store": 20, "claim": 20, "feedback": 10, "get": 8, "read_own_write": 7, "list": 5}
-STATUSES = ["active", "disputed", "quarantined", "superseded", "archived"]
 
 
 @dataclass
@@ -213,14 +212,7 @@ async def verify(bases: list[str], run: Run) -> dict[str, int]:
              "read-your-own-writes probes": sum(run.probes.values()), "probes that missed": run.probes["missing"]}
     for i, agent in enumerate(AGENTS):
         async with httpx.AsyncClient(base_url=bases[(i + 1) % len(bases)], timeout=120) as http:
-            listed, cursor = [], None
-            while True:
-                params = {"agent": agent, "limit": 200, "status": STATUSES, **({"cursor": cursor} if cursor else {})}
-                page = (await http.get("/v1/memories", params=params)).json()
-                listed += page["items"]
-                cursor = page["next_cursor"]
-                if not cursor:
-                    break
+            listed = await list_all(http, agent)
         ids = Counter(m["id"] for m in listed)
         found["acknowledged writes"] += len(run.acknowledged[agent])
         found["missing"] += len(run.acknowledged[agent] - set(ids))
