@@ -32,7 +32,7 @@ class AskService:
         self.preferences, self.estimate = preferences, estimate
         # The classifier reads the question embedded by search's own model (None: the rules alone).
         self.rules: Router = RuleRouter(classifier, retrieval.embed)
-        self.llm = llm  # None unless CREDENCE_ASK_LLM_URL is set
+        self.llm = llm  # None unless CREDENCE_LLM_ASK is on
         if llm is not None:
             llm.fallback = self.rules
 
@@ -47,7 +47,7 @@ class AskService:
         route = await router.route(query.question)
         notes = []
         if query.router == "llm" and self.llm is None:
-            notes.append("router: no LLM router is configured (CREDENCE_ASK_LLM_URL); the rules routed it")
+            notes.append("router: no LLM router is configured (CREDENCE_LLM_ASK); the rules routed it")
         if query.intent is not None and query.intent != route.intent:
             notes.append(f"intent: {query.intent} was asked for; the router read {route.intent}")
             route = Route(query.intent, tuple(i for i in (route.intent, *route.also) if i != query.intent),
