@@ -226,6 +226,7 @@ class Applier:
                  for op in batch]
         prepared = await self.writes.prepare(items, "digests", ids=[op.id for op in batch])
         try:
+            await prepared.vectors()  # the model call stays outside the transaction's time budget
             applied = await self.runner.write_tx(lambda tx: self._digest_tx(tx, batch, prepared))
         finally:
             prepared.discard()

@@ -59,9 +59,11 @@ class ContextService:
                 for h in result.hits}
         pool.update(await self._reached(search, shown, await embedding, reached, set(pool), weights))
 
-        # The past only for a question about it, or a request that asked for superseded memories.
+        # The past only for a question about it, or a request that asked for superseded memories. A request
+        # that travels in time (as_of, known_at) sees what held then, which is superseded by now.
+        then = search.as_of is not None or search.known_at is not None
         items = [i for i in (_item(c) for c in pool.values())
-                 if past or not (i.past or (i.historical and not asked_for_superseded))]
+                 if past or not (i.past or (i.historical and not (asked_for_superseded or then)))]
         packed = pack(items, max_tokens, self.estimate, quotas) if max_tokens is not None \
             else top(items, query.max_memories, self.estimate, quotas)
         self.retrieval.access.record(search.agent, [i.id for i in packed.included])

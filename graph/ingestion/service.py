@@ -293,8 +293,8 @@ class IngestService:
             results = await self.runner.write_tx(work)
         else:
             try:
-                if not prepared.claimed:
-                    await prepared.vectors()  # nothing to decide meanwhile: open the transaction once they exist
+                if not prepared.overlaps:
+                    await prepared.vectors()  # open the transaction once the vectors exist
                 async with self.writes.slots.hold(prepared.slot_keys()):
                     results = await self.runner.write_tx(work)
             finally:

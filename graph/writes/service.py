@@ -61,6 +61,13 @@ class _Claimed:
     trust: float = 0.0
 
 
+# A claimed write of at most this many memories opens its transaction while its texts are embedded,
+# holding its slot locks, and the transaction's time budget (CREDENCE_BACKEND_TIMEOUT), for the wait:
+# milliseconds for a few texts. A larger write embeds first: on a busy machine a batch's model call
+# can take longer than the budget, and its locks would keep the slots' other writers waiting meanwhile.
+OVERLAP_MAX = 16
+
+
 class WriteService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
                  on_vectors_written: Callable[[], None] = lambda: None,
@@ -81,8 +88,8 @@ class WriteService:
         decided in order, so claims in one batch see each other."""
         prepared = await self.prepare(items, field_prefix)
         try:
-            if not prepared.claimed:
-                await prepared.vectors()  # nothing to overlap: open the transaction once the vectors exist
+            if not prepared.overlaps:
+                await prepared.vectors()  # open the transaction once the vectors exist
             async with self.slots.hold(prepared.slot_keys()):
                 stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
         finally:
@@ -114,9 +121,9 @@ class WriteService:
         rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
         for row, ident in zip(rows, ids or (), strict=False):
             row["props"]["id"] = check_uuid(ident, "ids")
-        # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
-        # need no vector, so `write` waits for the vectors only before memories/create (a claimed
-        # write holds its slot locks for that wait).
+        # A small claimed write decides its claims while its texts are embedded (Prepared.overlaps):
+        # the slots' read and the engine's decisions need no vector, so `write` waits for the vectors
+        # only before memories/create.
         embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
         return Prepared(list(items), rows, list(redacted), embedding)
 
@@ -163,8 +170,10 @@ class Prepared:
     embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
 
     @property
-    def claimed(self) -> bool:
-        return any(item.claim for item in self.items)
+    def overlaps(self) -> bool:
+        """Whether `write` should decide this write's claims while its texts are embedded (a small
+        claimed write); otherwise the caller waits for `vectors()` before opening the transaction."""
+        return len(self.items) <= OVERLAP_MAX and any(item.claim for item in self.items)
 
     def slot_keys(self) -> list[str]:
         """The belief slots the write touches, for the process's slot queue."""
