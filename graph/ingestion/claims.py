@@ -203,6 +203,7 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
 
 def _value(raw: str, predicate: str) -> str | None:
     raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
+    raw = re.sub(r"(?i)^name\s+is\s+", "", raw)  # "my accountant's name is Olga"
     called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
     if called:
         raw = called.group(1)

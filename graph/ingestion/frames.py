@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from graph.ingestion.claims import Found
+from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.model import Draft
 from graph.ingestion.people import People, is_name
 from graph.ingestion.text import clean_value
@@ -42,7 +42,8 @@ VERBS: dict[str, dict[str, str]] = {
     "work": {"at": "works_at", "for": "works_at", "as": "job_title"}, "join": {"dobj": "works_at"},
     "start": {"at": "works_at"}, "hire": {"by": "works_at", "at": "works_at"},
     "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
-    "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown"},
+    "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown", "on": "birthday"},
+    "promote": {"to": "job_title"},
     "speak": {"dobj": "speaks"},
     "love": {"dobj": "likes"}, "like": {"dobj": "likes"}, "enjoy": {"dobj": "likes"}, "adore": {"dobj": "likes"},
     "hate": {"dobj": "dislikes"}, "dislike": {"dobj": "dislikes"}, "detest": {"dobj": "dislikes"},
@@ -117,8 +118,11 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         head = child if slot == "dobj" else _object(child)
         if head is None:
             continue
-        if predicate == "works_at" and (head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
+        if predicate == "works_at" and verb.lemma_.lower() != "teach" and (
+                head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
             predicate = "studies_at"  # "my daughter started at Oxford Brookes"
+        if predicate == VALUE_ONLY:
+            predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
 
 
@@ -135,7 +139,7 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
             if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
-                yield Found(Draft(subject, "job_title", _phrase(child)), child.idx - be.doc[0].idx,
+                yield Found(Draft(subject, "job_title", _title(child)), child.idx - be.doc[0].idx,
                             child.idx + len(child.text) - be.doc[0].idx, "frame be job")
                 for prep in child.children:  # "the only dev at Pebble Coffee"
                     if prep.dep_ == "prep" and prep.lower_ in ("at", "for") and (obj := _object(prep)) is not None:
@@ -154,6 +158,10 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 for prep in child.children:
                     if prep.dep_ == "prep" and prep.lower_ == "to" and (obj := _object(prep)) is not None:
                         yield from _values(subject, "allergy", obj, negated, be, "frame allergic to")
+            elif lemma == "fluent":  # "I'm fluent in Spanish"
+                for prep in child.children:
+                    if prep.dep_ == "prep" and prep.lower_ == "in" and (obj := _object(prep)) is not None:
+                        yield from _values(subject, "speaks", obj, negated, be, "frame fluent in")
         elif child.dep_ == "prep" and (obj := _object(child)) is not None:
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
@@ -162,6 +170,18 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
             if predicate is not None:
                 yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
+
+
+def _owned_slot(verb: Any) -> str | None:
+    """The slot a change verb names by its object: "switched my bank to Monzo" -> bank (an open slot
+    or a canonical predicate, as "my X is Y" would key it)."""
+    for obj in verb.children:
+        if obj.dep_ == "dobj" and obj.pos_ == "NOUN" and any(
+                c.dep_ == "poss" and c.lower_ in ("my", "our") for c in obj.children):
+            words = [c.text for c in obj.lefts if c.dep_ in ("compound", "amod")] + [obj.text]
+            found = thing_predicate(" ".join(words), {})
+            return found[0] if found is not None else None
+    return None
 
 
 def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, rule: str) -> Iterator[Found]:
@@ -200,10 +220,24 @@ def _value(tok: Any, predicate: str) -> str | None:
     return value if value and len(value.split()) <= 5 else None
 
 
+def _title(tok: Any) -> str:
+    """A job title with what it heads: "head of product", "director of engineering"."""
+    of = next((c for c in tok.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == tok.i + 1), None)
+    obj = _object(of) if of is not None else None
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
+        return _phrase(tok)
+    return clean_value(tok.doc[_phrase_span(tok)[0]:_phrase_span(obj)[1]].text)
+
+
 def _phrase(tok: Any) -> str:
     """The noun phrase `tok` heads, minimal: its compounds and modifiers (a name's possessive too:
     "st thomas' hospital"), and "of NAME" after a name ("University of Porto"); no article, no clause."""
-    doc = tok.doc
+    start, end = _phrase_span(tok)
+    return clean_value(tok.doc[start:end].text)
+
+
+def _phrase_span(tok: Any) -> tuple[int, int]:
+    """The token span of `_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
         if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
@@ -218,7 +252,7 @@ def _phrase(tok: Any) -> str:
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
             right = obj.right_edge
-    return clean_value(doc[left.i:right.i + 1].text)
+    return left.i, right.i + 1
 
 
 def _role(subject: str, people: People) -> str | None:

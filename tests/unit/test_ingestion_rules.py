@@ -73,6 +73,29 @@ def test_an_owned_thing_is_an_open_slot_keyed_by_its_noun(text, expected):
     assert (*expected, "remember") in claims(text)
 
 
+@pytest.mark.parametrize("text, expected", [
+    # The thing's name, a change verb's object, or a thing named just before ("it's a ...").
+    ("my plumber's name is Olek", ("user", "plumber", "Olek")),
+    ("My partner's name is Sam.", ("user", "partner", "Sam")),
+    ("Just switched my broadband to Zen.", ("user", "broadband", "Zen")),
+    ("We bought a new car last week. It's a Skoda Octavia.", ("user", "car", "Skoda Octavia")),
+    ("our cat is a tabby called Mango btw", ("user", "pet", "Mango")),  # a chat aside is no part of the value
+    # Frames over the parse: a birth date, a promotion, a language one is fluent in, a title with its "of".
+    ("I was born on 3 May 1991.", ("user", "birthday", "3 May 1991")),
+    ("My bday is June 2nd.", ("user", "birthday", "June 2nd")),
+    ("I got promoted to senior engineer.", ("user", "job_title", "senior engineer")),
+    ("I'm fluent in Portuguese.", ("user", "speaks", "Portuguese")),
+    ("I'm now head of product.", ("user", "job_title", "head of product")),
+])
+def test_broader_phrasings_of_owned_things_and_frames(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_a_pattern_joining_values_the_parse_found_apart_adds_no_claim():
+    found = claims("I'm allergic to cats and penicillin.")
+    assert {v for _, p, v, _ in found if p == "allergy"} == {"cats", "penicillin"}
+
+
 def test_a_registered_predicate_names_the_slot():
     assert ("user", "shoe_size", "44", "remember") in claims("My shoe size is 44.", registered={"shoe_size": False})
 
