@@ -32,7 +32,7 @@ from graph.ingestion.model import (
 from graph.ingestion.people import NAME, People, find_people, is_name, names_in
 from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.temporal import temporal_of
-from graph.ingestion.text import clean_value, content_words, normal
+from graph.ingestion.text import clean_value, content_words, is_first_person, normal
 from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
@@ -208,7 +208,8 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
                              recurrence=None, previous=previous, replaces=replaces, start=start + f.start,
                              end=start + f.end, rule=f.rule))
     if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out) \
-            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1]:
+            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1] \
+            and not is_first_person(pair[0]):
         out.append(Candidate(sentence, "entity", claim=Draft("user", None, pair[0]), cue=CUE_CORRECTION,
                              previous=pair[1], sensitivity=sensitivity, start=start, end=start + len(sentence),
                              rule="X, not Y"))
@@ -260,9 +261,11 @@ def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:
                and re.search(r"\b" + re.escape(normal(p.draft.value)) + r"\b", value) for p in parsed)
 
 
-def _merge_key(f: rules.Found) -> tuple[str, str | None, bool, str]:
+def _merge_key(f: rules.Found) -> tuple[str, str | None, str]:
+    """A claim's slot (and value, for a multi-valued predicate): what the parse found there, said or
+    negated, the patterns do not add to ("not allergic to penicillin after all")."""
     multi = f.draft.predicate in PREDICATES and PREDICATES[f.draft.predicate].multi
-    return f.draft.subject.lower(), f.draft.predicate, f.negated, normal(f.draft.value) if multi else ""
+    return f.draft.subject.lower(), f.draft.predicate, normal(f.draft.value) if multi else ""
 
 
 def _anchor(clauses: list[tuple[str | None, bool, str, int]], sentence: str) -> Callable[[int], str | None]:
@@ -288,6 +291,7 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
     for f, _open in rules.possessive_claims(sentence, people, start, registered):
         found.append(f)
     found += list(rules.sentence_claims(sentence))
+    found += list(rules.spelled(sentence))
     for subject, first, clause, at in _clauses(sentence, start, people) if verbs else ():
         if subject is None:
             continue
@@ -393,13 +397,16 @@ def _relationship_change(sentence: str, start: int, people: People, sensitivity:
 def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
                out: list[Candidate], kind_of: KindOf | None) -> Candidate | None:
     has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
+    # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
+    # ("no landlord anymore, we bought a place").
+    said = _outside_ends(sentence, [c for c in out if c.action == END])
     if when.recurrence:
         kind = "event"
-    elif has_claim:
+    elif has_claim or not said:
         return None
     else:
-        times = find_times(sentence, message.at)
-        found = claimless_kind(sentence, has_time=bool(times))
+        times = find_times(said, message.at)
+        found = claimless_kind(said, has_time=bool(times))
         if found is None and (when.effective_from or when.expires_at):
             found = "event"
         if kind_of is not None:
@@ -411,6 +418,16 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
                      effective_from=when.effective_from, expires_at=when.expires_at, recurrence=when.recurrence,
                      about=tuple(content_words(sentence)), start=start, end=start + len(sentence),
                      rule=f"{kind} wording")
+
+
+def _outside_ends(sentence: str, ends: list[Candidate]) -> str:
+    """The sentence's clauses that say nothing ended."""
+    if not ends:
+        return sentence
+    values = [normal(c.claim.value) for c in ends if c.claim is not None]
+    kept = [part for part in re.split(r"[,;]\s*|\s+(?:but|and|so)\s+", sentence)
+            if part.strip() and not cues.ENDED.search(part) and not any(v and v in normal(part) for v in values)]
+    return ", ".join(kept)
 
 
 def _dedupe(candidates: list[Candidate]) -> list[Candidate]:

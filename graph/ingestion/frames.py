@@ -58,6 +58,8 @@ VERBS: dict[str, dict[str, str]] = {
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
+# Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
+_RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
 _QUANTITY = frozenset({"bit", "lot", "little", "touch", "smattering"})
 _ENDED = frozenset({"anymore", "longer"})  # "not ... anymore", "no longer"
@@ -79,19 +81,28 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
         if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
             yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
-                t.pos_ in ("VERB", "AUX") for t in doc):
+                t.pos_ in ("VERB", "AUX") for t in doc) and not _labels(tok):
             # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
             # or of a name whose "'s" the parser read as a possessive ("Lena's vegan now").
             owner = next((c for c in tok.children if c.dep_ == "poss" and c.pos_ == "PROPN" and any(
                 k.dep_ == "case" for k in c.children)), None)
             subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
             yield from _copula(tok, [tok], subject, implicit=True)
+        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in doc):
+            # "Still in Berlin, yeah", "now at Wise": a verbless place or employer of the clause's subject.
+            yield from _copula(tok, [tok], anchor(tok.idx - doc[0].idx), implicit=True)
         elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
                                                    c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
                                                    for c in tok.children):
             # "Karolina's still at Wrocław Zoo": the parser read the contracted "is" as a possessive.
             rest = [c for c in tok.rights if c.dep_ in ("prep", "advmod", "neg", "attr", "acomp")]
             yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
+
+
+def _labels(tok: Any) -> bool:
+    """A noun that labels what follows ("New dentist: Dr. Okafor"): no statement about its subject."""
+    doc = tok.doc
+    return tok.i + 1 < len(doc) and doc[tok.i + 1].text in (":", "=", "-", "–", "—")
 
 
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
@@ -134,7 +145,7 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
     for child in parts:
         low = child.lower_
-        if child.dep_ in ("attr", "acomp", "oprd") or implicit:
+        if (child.dep_ in ("attr", "acomp", "oprd") or implicit) and child.pos_ != "ADP":
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
@@ -146,8 +157,8 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                         yield from _values(subject, "works_at", obj, False, be, "frame job at")
             elif child.pos_ == "NUM" and child.text.isdigit() and 0 < int(child.text) < 120 and not negated:
                 yield _found(subject, "age", child.text, child, "frame be age")
-            elif low in DIETS and not negated:
-                yield _found(subject, "diet", low, child, "frame be diet")
+            elif low in DIETS:  # negated: the diet ended ("not vegan anymore")
+                yield _found(subject, "diet", low, child, "frame be diet", negated=negated)
             elif low in NATIONALITIES and not negated and child.dep_ == "acomp":
                 yield _found(subject, "nationality", child.text.capitalize(), child, "frame be nationality")
             elif lemma == "fan":
@@ -162,7 +173,7 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 for prep in child.children:
                     if prep.dep_ == "prep" and prep.lower_ == "in" and (obj := _object(prep)) is not None:
                         yield from _values(subject, "speaks", obj, negated, be, "frame fluent in")
-        elif child.dep_ == "prep" and (obj := _object(child)) is not None:
+        elif (child.dep_ == "prep" or (implicit and child.pos_ == "ADP")) and (obj := _object(child)) is not None:
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
                 predicate = "lives_in"
@@ -187,7 +198,7 @@ def _owned_slot(verb: Any) -> str | None:
 def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, rule: str) -> Iterator[Found]:
     if negated and predicate in NEGATED_TO:
         predicate, negated = NEGATED_TO[predicate], False
-    elif negated and predicate not in PROPER:
+    elif negated and predicate not in PROPER | _RETRACTABLE:
         return
     for tok in [head, *head.conjuncts]:
         if tok.lower_ in _QUANTITY:  # "a bit of Mandarin"

@@ -175,6 +175,22 @@ def test_the_decision_against_what_is_known():
     assert decided("I live in Berlin.", []) == [("ADD", None, None)]
 
 
+def test_repeats_respellings_retractions_and_ends_in_fewer_words():
+    berlin = known(1, "I live in Berlin.", "user", "lives_in", "Berlin")
+    assert decided("Still in Berlin, yeah", [berlin]) == [("NOOP", None, "k1")]  # a verbless repeat
+    name = known(2, "My name is Micheal.", "user", "name", "Micheal")
+    assert decided("actually it's spelled Michael", [name]) == [("UPDATE", "replace", "k2")]  # by spelling
+    allergy = known(3, "I'm allergic to penicillin.", "user", "allergy", "penicillin", exclusive=False)
+    assert decided("turns out I'm not allergic to penicillin after all", [allergy]) == [("DELETE", "soft", "k3")]
+    trip = known(4, "Trip to Lisbon in May", memory_type="event")
+    # What was cancelled ends; it is not stored again as a new event.
+    assert decided("we ended up cancelling the Lisbon trip", [trip]) == [("DELETE", "soft", "k4")]
+    band = known(5, "My favourite band is Wilco.", "user", "favorite_band", "Wilco", memory_type="preference")
+    assert decided("my favourite band these days is Big Thief", [band]) == [("UPDATE", "supersede", "k5")]
+    plumber = known(6, "Our plumber is Stan.", "user", "plumber", "Stan", memory_type="entity")
+    assert decided("New plumber: Ivo Petrov.", [plumber]) == [("UPDATE", "supersede", "k6")]
+
+
 def test_a_value_without_its_thing_finds_the_slot_it_changes():
     # By embedding: the service hands the decision each known memory's cosine to the candidate.
     shoes = replace(known(1, "My running shoes are Pegasus 40s.", "user", "running_shoes", "Pegasus 40s",
