@@ -206,3 +206,14 @@ def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
     c = Candidate("Yoga moved to Thursdays from now on.", "event", cue="update", about=("yoga", "thursday"))
     [d] = decide_message([c], lambda _: [yoga], lambda p: False, None)
     assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1")
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("We're in a lot of debt right now.", "fact"),  # the user's own money or health: a fact
+    ("I've been struggling with anxiety lately.", "fact"),
+    ("I intend to finish my thesis by June.", "goal"),
+    ("We opted for the smaller flat.", "decision"),
+])
+def test_a_sentence_without_a_claim_gets_its_kind(text, kind):
+    found = extract(Message("user", text, AT)).candidates
+    assert [(c.memory_type, c.claim) for c in found] == [(kind, None)]
