@@ -153,8 +153,8 @@ def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
         # "actually it's spelled Michael": the known value it respells.
         spelt = [k for k in rivals if _spelling(k.value or "", draft.value) >= RESPELLED]
         if spelt:
-            best = max(spelt, key=lambda k: (_spelling(k.value or "", draft.value), k.order))
-            return Draft(best.subject or draft.subject, best.predicate, draft.value)
+            respelt = max(spelt, key=lambda k: (_spelling(k.value or "", draft.value), k.order))
+            return Draft(respelt.subject or draft.subject, respelt.predicate, draft.value)
     best = max(rivals, key=lambda k: (bool(_words(k) & words), k.similarity or 0.0, k.order), default=None)
     if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR):
         return None

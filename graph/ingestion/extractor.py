@@ -400,8 +400,8 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
     # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
     # ("no landlord anymore, we bought a place").
     said = _outside_ends(sentence, [c for c in out if c.action == END])
-    if when.recurrence:
-        kind = "event"
+    if when.recurrence or (cues.DEATH.search(sentence) and not when.historical):
+        kind = "event"  # a loss is an event of its own, whatever else the sentence restates
     elif has_claim or not said:
         return None
     else:

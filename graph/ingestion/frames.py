@@ -44,6 +44,7 @@ VERBS: dict[str, dict[str, str]] = {
     "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
     "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown", "on": "birthday"},
     "promote": {"to": "job_title"},
+    "quit": {"dobj": "works_at", "at": "works_at"}, "resign": {"from": "works_at", "at": "works_at"},
     "speak": {"dobj": "speaks"},
     "love": {"dobj": "likes"}, "like": {"dobj": "likes"}, "enjoy": {"dobj": "likes"}, "adore": {"dobj": "likes"},
     "hate": {"dobj": "dislikes"}, "dislike": {"dobj": "dislikes"}, "detest": {"dobj": "dislikes"},
@@ -58,6 +59,7 @@ VERBS: dict[str, dict[str, str]] = {
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
+_ENDING = frozenset({"quit", "resign"})  # verbs whose value ends ("I quit my job at Acme")
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
@@ -114,7 +116,7 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     subject = _subject(verb, offset, people, anchor)
     if subject is None:
         return
-    negated = _negated(verb)
+    negated = _negated(verb) or verb.lemma_.lower() in _ENDING
     for child in verb.children:
         slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
         if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
@@ -143,8 +145,12 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
         return
     negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
+    said_negated = negated
     for child in parts:
         low = child.lower_
+        # "I'm no longer vegetarian": the negation may hang off the complement, not the verb.
+        negated = said_negated or any(g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"}
+                                      for g in child.children)
         if (child.dep_ in ("attr", "acomp", "oprd") or implicit) and child.pos_ != "ADP":
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)

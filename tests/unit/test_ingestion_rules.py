@@ -217,3 +217,18 @@ def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
 def test_a_sentence_without_a_claim_gets_its_kind(text, kind):
     found = extract(Message("user", text, AT)).candidates
     assert [(c.memory_type, c.claim) for c in found] == [(kind, None)]
+
+
+def test_what_ended_is_an_end_however_it_is_said():
+    acme = known(1, "I work at Acme.", "user", "works_at", "Acme")
+    assert decided("I quit my job at Acme.", [acme]) == [("DELETE", "soft", "k1")]
+    assert decided("I resigned from Acme.", [acme]) == [("DELETE", "soft", "k1")]
+    veggie = known(2, "I'm vegetarian.", "user", "diet", "vegetarian")
+    assert decided("I'm no longer vegetarian.", [veggie]) == [("DELETE", "soft", "k2")]
+    plot = known(3, "I have an allotment on Mill Road", memory_type="fact")
+    assert decided("I gave up the allotment.", [plot]) == [("DELETE", "soft", "k3")]
+
+
+def test_a_loss_is_an_event_beside_what_the_sentence_restates():
+    found = extract(Message("user", "Our cat Tilly died last night.", AT)).candidates
+    assert ("event", None, "sensitive") in {(c.memory_type, c.claim, c.sensitivity) for c in found}
