@@ -125,7 +125,8 @@ _CAR = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:drive|drives|driving|drove)\s
 _ANIMAL = r"(?i:" + "|".join(sorted(ANIMALS, key=len, reverse=True)) + r")"
 _PET = (
     _c(r"(?i:have|has|got|adopted|getting|get)\s+(?i:an?|a\s+new|another)\s+(?:\w+\s+)?(?P<a>" + _ANIMAL +
-       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r"))?"),
+       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r")|\s*,\s*(?P<v2>" + NAME +
+       r")(?=\s*[.!]|$))?"),
     _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")(?:\s+(?i:is|'s)\s+an?\s+"
        r"\w+)?\s+(?i:called|named)\s+(?P<v>" + NAME + r")"),
     _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")\s+(?P<v>" + NAME + r")"),
@@ -190,7 +191,8 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     """The predicate "my <noun>" names, and whether it is an open slot; None for no owned thing."""
     noun = _NOW_WORDS.sub("", noun)  # "my favourite band these days is ..."
     words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
-    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former"):
+    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
+                                 "second", "older", "younger", "little", "big"):
         words = words[1:]
     if not words:
         return None
@@ -348,7 +350,8 @@ def languages(clause: str) -> list[tuple[str, int, int]]:
 def pets(sentence: str) -> Iterator[Found]:
     for pattern in _PET:
         for m in pattern.finditer(sentence):
-            value = m["v"] if m["v"] and is_name(m["v"]) else m["a"]
+            named = m["v"] or m.groupdict().get("v2")  # "a second dog, Pip"
+            value = named if named and is_name(named) else m["a"]
             yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), "pet")
 
 

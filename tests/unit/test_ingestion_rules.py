@@ -86,6 +86,9 @@ def test_an_owned_thing_is_an_open_slot_keyed_by_its_noun(text, expected):
     ("I got promoted to senior engineer.", ("user", "job_title", "senior engineer")),
     ("I'm fluent in Portuguese.", ("user", "speaks", "Portuguese")),
     ("I'm now head of product.", ("user", "job_title", "head of product")),
+    # Which one of several is no part of the slot; a pet named after a comma.
+    ("My other sister is called Maya.", ("user", "sister", "Maya")),
+    ("We got a second dog, Pip.", ("user", "pet", "Pip")),
 ])
 def test_broader_phrasings_of_owned_things_and_frames(text, expected):
     assert (*expected, "remember") in claims(text)
