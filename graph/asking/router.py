@@ -12,10 +12,10 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from graph.asking.blend import combine, for_classifier
-from graph.asking.intents import IntentModel
 from graph.asking.route import Route, Slots
 from graph.asking.rules import route as rule_route
 from graph.core.vocab import ASK_INTENTS, ASK_SUBJECTS
+from graph.language.classifier import Classifier
 from graph.llm import ChatClient, LlmError
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ class Router(Protocol):
 class RuleRouter:
     """The rules; with a classifier and a way to embed text, the classifier where no rule decides."""
 
-    def __init__(self, classifier: IntentModel | None = None,
+    def __init__(self, classifier: Classifier | None = None,
                  embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
         self.classifier = classifier if embed is not None else None
         self.embed = embed
