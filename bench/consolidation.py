@@ -139,8 +139,7 @@ async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
 
 def section(args: argparse.Namespace, preview: Report, done: Report, facts: dict) -> str:
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
-               f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end "
-               "(the machine was shared: provisional)")
+               f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end")
     counts = (f"{done.deduplicated:,} near-duplicates archived (planted pairs merged: {facts['found']:,} of "
               f"{facts['planted']:,}; the rest are the corpus's own near-identical texts), "
               f"{done.contradictions_pending:,} contradictions made pending, "
