@@ -43,8 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.corpus import memory_texts, queries  # noqa: E402
-from bench.ingest_search import percentile  # noqa: E402
-from bench.load_test import free_port, list_all, stop, wait_ready  # noqa: E402
+from bench.load_test import free_port, latency_rows, list_all, stop, wait_ready  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.store.backends.local_neo4j import LocalNeo4j  # noqa: E402
 
@@ -248,17 +247,7 @@ def table(run: Run, seconds: float, args: argparse.Namespace, checks: dict[str, 
              (f"{time.strftime('%Y-%m-%d')}, Linux {os.uname().machine}, {os.cpu_count()} cores; Neo4j heap "
               f"{args.heap}, page cache {args.pagecache}; all {args.processes} processes started at once, ready in "
               f"{started_in:.0f} s"), "",
-             "| operation | count | p50 ms | p95 ms | p99 ms | max ms | 4xx | 5xx |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for op in MIX:
-        values = run.latency.get(op, [])
-        if not values:
-            continue
-        codes = run.status[op]
-        lines.append(f"| {op} | {len(values):,} | {percentile(values, 50):.1f} | {percentile(values, 95):.1f} | "
-                     f"{percentile(values, 99):.1f} | {max(values):.1f} | "
-                     f"{sum(n for c, n in codes.items() if 400 <= c < 500)} | "
-                     f"{sum(n for c, n in codes.items() if c >= 500)} |")
+             *latency_rows(run.latency, run.status, MIX)]
     total = sum(len(v) for v in run.latency.values())
     lines += ["", f"{total:,} requests ({total / seconds:.0f}/s); transport errors: {dict(run.errors) or 'none'}", "",
               "| check after the run | value |", "| --- | --- |"]
