@@ -49,3 +49,8 @@ def entity_key(agent: str, name: str) -> str:
 def relation_key(rel_type: str, from_key: str, to_key: str) -> str:
     """A typed relation between two entities; entity keys start with the agent, so it is tenant-bound."""
     return scoped(rel_type, from_key, to_key)
+
+
+def thread_key(agent: str, thread: str) -> str:
+    """A conversation thread: one per tenant and thread id (the caller's session or conversation id)."""
+    return scoped(agent, thread)

@@ -58,8 +58,11 @@ MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 # the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF from
 # consolidation), read-only over the API so the belief history cannot be rewritten by hand.
 USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM")
-ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF")
-EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF")
+ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF", "NEXT")
+EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF", "NEXT")
+# NEXT joins a conversation turn to the turn given after it in its thread (graph/memories/threads.py),
+# written by the write path in the order the turns arrive.
+NEXT = "NEXT"
 
 # A conflict waits for a person (pending) or was decided, by the engine or a person (resolved).
 CONFLICT_STATUSES = ("pending", "resolved")

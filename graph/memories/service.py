@@ -12,6 +12,7 @@ from graph.audit import DEFAULT_ACTOR, DEFAULT_TRAIL_PAGE, AuditService, Operati
 from graph.core import cursor
 from graph.core.checks import check_choice, check_limit
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
+from graph.core.keys import thread_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.core.values import MAX_METADATA_DEPTH, loads_readable
@@ -194,6 +195,9 @@ async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str, *, op: 
     await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
     await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
     await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
+    if reach["thread"] is not None:
+        await tx.scalar("memories/threads/unlink", agent=agent, id=memory_id,
+                        thread_key=thread_key(agent, reach["thread"]), now=iso(utcnow()))
     await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
     removed, pending = 0, list(reach["reach"])
     for _ in range(MAX_ORPHAN_PASSES):

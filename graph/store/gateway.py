@@ -46,6 +46,9 @@ COLLISION_CODES = ("Neo.TransientError.Transaction.",)
 # ArcadeDB, under concurrent inserts, once answered a read (a full-text lookup) with a record its
 # index named but that was gone by the time it was fetched (a write that collided and rolled back):
 # for a read, that is a collision too, retried within the read's retry time (docs/backends.md §6).
+# A write meets it when it follows an edge to a record another transaction committed into a page
+# this one holds a copy of (a thread's tail, memories/threads/append): its commit would fail on
+# that page anyway, so it is a collision too, and the retry starts from the committed state.
 VANISHED_RECORD = "Neo.ClientError.Statement.EntityNotFound"
 
 # A step run first in every write transaction started in this context, and retried with it. The
@@ -284,11 +287,11 @@ class GraphRunner:
                 self._retried(last, hook is not None, "duplicate_key")
                 await asyncio.sleep(random.uniform(0.005, 0.02) * duplicates)
             except ClientError as exc:
-                if exc.code != VANISHED_RECORD or mode != "read" or not backoff.left():
+                if exc.code != VANISHED_RECORD or not backoff.left():
                     raise
                 if last:
-                    self._collided(last[-1], False, exc)
-                self._retried(last, False, "vanished_record")
+                    self._collided(last[-1], hook is not None, exc)
+                self._retried(last, hook is not None, "vanished_record")
                 await backoff.wait()
             except TransientError as exc:
                 if not (exc.code or "").startswith(COLLISION_CODES):
