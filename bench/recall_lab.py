@@ -258,7 +258,9 @@ def bm25(t: Tenant, terms: list[str], weights: dict[str, float] | None = None) -
 class Config:
     neighbours: float = 0.0  # weight of the better neighbour's relevance
     neighbour_top: int = 10  # the best this many bring their neighbours into the pool
-    neighbour_mode: str = "add"  # add: rel + w x best neighbour; max: max(rel, w x best neighbour)
+    neighbour_mode: str = "add"  # add: rel + w x best neighbour; max: max(rel, w x best neighbour); lift
+    neighbour_window: int = 1  # lift: turns either side (each step away multiplies the lift by `neighbours`)
+    neighbour_sides: str = "both"  # lift: both, prev, next
     prf_docs: int = 0  # pseudo-relevance feedback: expansion terms from the best this many
     prf_terms: int = 5
     prf_weight: float = 0.3
@@ -304,7 +306,25 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
                 c.coverage = held / max(1, len(terms)) if c.bm25 is not None else 0.0
                 c.relevance = fusion.relevance(cfg.fusion_weights, c.cos if c.cos is not None else floor, c.bm25,
                                                c.coverage, len(terms))
-    if cfg.neighbours:
+    if cfg.neighbours and cfg.neighbour_mode == "lift":
+        # As the service would: the best neighbour_top (by the rerank) bring their neighbours in,
+        # each lifted to at least `neighbours` x the relevance of the hit next to it.
+        cos = t.emb @ qv
+        for c in cands.values():
+            c.composite = rerank(t, c)
+        top = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))[:cfg.neighbour_top]
+        lifts: dict[int, float] = {}
+        for c in top:
+            for step, sides in enumerate(_around(t, c.i, cfg.neighbour_window, cfg.neighbour_sides), 1):
+                for n in sides:
+                    if mask[n]:
+                        lifts[n] = max(lifts.get(n, 0.0), c.relevance * cfg.neighbours ** step)
+        for n, lift in lifts.items():
+            if n not in cands:
+                cands[n] = Candidate(n, cos=float(cos[n]))
+                cands[n].relevance = fusion.relevance(cfg.fusion_weights, float(cos[n]), None, 0.0, len(terms))
+            cands[n].relevance = max(cands[n].relevance, lift)
+    elif cfg.neighbours:
         cos = t.emb @ qv
         rel = {i: c.relevance for i, c in cands.items()}
         for c in sorted(cands.values(), key=lambda c: -c.relevance)[:cfg.neighbour_top]:
@@ -323,6 +343,21 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
         c.composite = rerank(t, c)
     ranked = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))
     return [t.keys[c.i] for c in ranked[:10]]
+
+
+def _around(t: Tenant, i: int, window: int, sides: str) -> list[list[int]]:
+    """The turns 1, 2, ... steps from turn i in its thread, per step."""
+    out, back, ahead = [], i, i
+    for _ in range(window):
+        step = []
+        back = t.prev[back] if back is not None else None
+        ahead = t.next[ahead] if ahead is not None else None
+        if back is not None and sides in ("both", "prev"):
+            step.append(back)
+        if ahead is not None and sides in ("both", "next"):
+            step.append(ahead)
+        out.append(step)
+    return out
 
 
 def feedback_terms(t: Tenant, docs: list[int], terms: list[str], n: int) -> list[str]:
@@ -360,6 +395,12 @@ VARIANTS: dict[str, Config] = {
     "nb0.2": Config(neighbours=0.2),
     "nbmax0.8": Config(neighbours=0.8, neighbour_mode="max"),
     "nbmax0.9": Config(neighbours=0.9, neighbour_mode="max"),
+    **{f"lift{f}-{n}": Config(neighbours=f, neighbour_mode="lift", neighbour_top=n)
+       for f in (0.8, 0.9, 0.95) for n in (5, 10, 20)},
+    **{f"lift{f}-{n}-w{w}": Config(neighbours=f, neighbour_mode="lift", neighbour_top=n, neighbour_window=w)
+       for f in (0.85, 0.9, 0.95) for n in (5, 10) for w in (2, 3, 4)},
+    "lift0.9-10-prev": Config(neighbours=0.9, neighbour_mode="lift", neighbour_sides="prev"),
+    "lift0.9-10-next": Config(neighbours=0.9, neighbour_mode="lift", neighbour_sides="next"),
     "prf3": Config(prf_docs=3),
     "prf5": Config(prf_docs=5),
     "prf10": Config(prf_docs=10, prf_terms=8, prf_weight=0.2),

@@ -97,7 +97,8 @@ class Services:
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
             retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
-                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j))
+                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j),
+                                         neighbour_lift=settings.neighbour_lift)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,

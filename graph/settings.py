@@ -76,6 +76,11 @@ class Settings(BaseSettings):
     keyword_max_k: int = Field(
         5_000, ge=100, le=1_000_000,
         description="Most matches one full-text query may ask for while looking for a tenant's keyword hits.")
+    # Conversation turns (docs/retrieval.md, "Neighbour turns").
+    neighbour_lift: float = Field(
+        0.9, ge=0, lt=1,
+        description="A search's best hits bring the turns of their thread up to two steps away, each ranked with "
+                    "at least this share of the hit's relevance per step; 0 turns it off.")
     access_tracking: bool = Field(True, description="Count how often search returns each memory (batched, async).")
     access_flush_interval: float = Field(
         5.0, gt=0, le=3600, description="Seconds between access-count writes (each one a short write transaction).")

@@ -39,6 +39,7 @@ class Found:
     updated_at: datetime
     text: str | None = None  # keyword hits: to name the matched terms
     event_at: datetime | None = None  # the time the memory refers to, when it says so: recency counts from it
+    threaded: bool = False  # a turn of a conversation thread: its neighbours may join the ranking
 
 
 @dataclass
@@ -144,6 +145,7 @@ def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> C
     found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
                             importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
                             text=h.get("text"),
-                            event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None)
+                            event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None,
+                            threaded=bool(h.get("threaded")))
              for h in kept[:pool]}
     return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})
