@@ -39,7 +39,7 @@ from bench.datasets import madial, realmem, realtalk
 from bench.datasets.common import Dataset, Question, Turn, split
 from graph.beliefs.trust import compute_trust
 from graph.core.vocab import DEFAULT_SOURCE
-from graph.retrieval import fusion, keywords
+from graph.retrieval import fusion, keywords, when
 from graph.retrieval.bm25 import K1, B
 from graph.retrieval.rerank import Weights, composite, signals
 
@@ -265,6 +265,9 @@ class Config:
     prf_terms: int = 5
     prf_weight: float = 0.3
     fusion_weights: fusion.FusionWeights = fusion.WEIGHTS
+    date_bonus: float = 0.0  # relevance added to a memory said within a window the question names
+    date_pool: int = 0  # the best this many (by cosine) of the window's memories join the candidates
+    date_terms: bool = True  # False: the words of a date the question names are not keyword terms
 
 
 def fuse(t: Tenant, q: Question, qv: np.ndarray, cfg: Config, mask: np.ndarray,
@@ -292,8 +295,25 @@ def rerank(t: Tenant, c: Candidate) -> float:
 
 def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
     mask = visible(t, q)
-    terms = keywords.terms(q.text)
+    spans = when.windows(q.text, q.before or NOW) if cfg.date_bonus or cfg.date_pool or not cfg.date_terms else []
+    text = q.text
+    if not cfg.date_terms:
+        for w in spans:
+            text = text.replace(w.text, " ")
+    terms = keywords.terms(text)
     cands, floor = fuse(t, q, qv, cfg, mask, terms)
+    if spans and (cfg.date_bonus or cfg.date_pool):
+        inside = np.array([any(w.holds(turn.event_at) for w in spans) for turn in t.turns]) & mask
+        if cfg.date_pool:
+            cos = t.emb @ qv
+            idx = np.flatnonzero(inside)
+            for i in idx[np.argsort(-cos[idx], kind="stable")][:cfg.date_pool]:
+                if int(i) not in cands:
+                    c = cands[int(i)] = Candidate(int(i), cos=float(cos[i]))
+                    c.relevance = fusion.relevance(cfg.fusion_weights, c.cos, None, 0.0, len(terms))
+        for c in cands.values():
+            if inside[c.i]:
+                c.relevance = min(1.0, c.relevance + cfg.date_bonus)
     if cfg.prf_docs:
         top = sorted(cands.values(), key=lambda c: -c.relevance)[:cfg.prf_docs]
         extra = feedback_terms(t, [c.i for c in top], terms, cfg.prf_terms)
@@ -401,6 +421,9 @@ VARIANTS: dict[str, Config] = {
        for f in (0.85, 0.9, 0.95) for n in (5, 10) for w in (2, 3, 4)},
     "lift0.9-10-prev": Config(neighbours=0.9, neighbour_mode="lift", neighbour_sides="prev"),
     "lift0.9-10-next": Config(neighbours=0.9, neighbour_mode="lift", neighbour_sides="next"),
+    **{f"date{b}-{p}": Config(date_bonus=b, date_pool=p) for b in (0.1, 0.2, 0.3) for p in (0, 20)},
+    "date0.2-20-noterms": Config(date_bonus=0.2, date_pool=20, date_terms=False),
+    "noterms": Config(date_terms=False),
     "prf3": Config(prf_docs=3),
     "prf5": Config(prf_docs=5),
     "prf10": Config(prf_docs=10, prf_terms=8, prf_weight=0.2),

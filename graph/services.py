@@ -25,7 +25,6 @@ from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
 from graph.retrieval.cosine_scale import CosineScale
-from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService
 from graph.settings import Settings
 from graph.store.backends.connect import Backend, launch, wait_ready
@@ -97,7 +96,7 @@ class Services:
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
             retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
-                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j),
+                                         keyword_max_k=settings.keyword_max_k,
                                          neighbour_lift=settings.neighbour_lift)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)

@@ -75,7 +75,8 @@ class Settings(BaseSettings):
 
     keyword_max_k: int = Field(
         5_000, ge=100, le=1_000_000,
-        description="Most matches one full-text query may ask for while looking for a tenant's keyword hits.")
+        description="Most of a tenant's memories holding one query term that keyword search reads from the "
+                    "full-text index (a term held by more counts as held by this many).")
     # Conversation turns (docs/retrieval.md, "Neighbour turns").
     neighbour_lift: float = Field(
         0.9, ge=0, lt=1,

@@ -70,6 +70,8 @@ class MemoryService:
             changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 
         async def work(tx: Tx) -> Memory:
+            if "text" in changes:  # the tenant's keyword statistics count the text as it will be
+                await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=-1)
             row = await tx.optional(
                 "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
                 changes=changes, set_instants=list(instants), instants=instants, now=iso(utcnow()))
@@ -77,6 +79,8 @@ class MemoryService:
                 raise NotFound("memory", memory_id)
             if not row["ok"]:
                 raise VersionConflict(memory_id, patch.expected_version or 0, row["found_version"])
+            if "text" in changes:
+                await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=1)
             # Before and after of exactly the fields the patch changed, and the versions either side.
             await audit.record(tx, agent, OP_UPDATE, actor, [memory_id],
                                before={**_patched(row["previous"], clean), "version": row["found_version"]},
@@ -198,6 +202,7 @@ async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str, *, op: 
     if reach["thread"] is not None:
         await tx.scalar("memories/threads/unlink", agent=agent, id=memory_id,
                         thread_key=thread_key(agent, reach["thread"]), now=iso(utcnow()))
+    await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=-1)
     await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
     removed, pending = 0, list(reach["reach"])
     for _ in range(MAX_ORPHAN_PASSES):

@@ -66,12 +66,12 @@ def pool_size(limit: int) -> int:
 
 class RetrievalService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
-                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int, bm25_scale: float = 1.0,
+                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int,
                  neighbour_lift: float = neighbours.DEFAULT_LIFT) -> None:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
         self.neighbour_lift = neighbour_lift  # 0: conversation turns rank on their own
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
-                                          keyword_max_k=keyword_max_k, bm25_scale=bm25_scale)
+                                          keyword_max_k=keyword_max_k)
         self._stale = False
         self._warming: asyncio.Task | None = None
         self._probe: list[float] | None = None  # the warm-up query's vector

@@ -190,6 +190,8 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
+    if maps:
+        await tx.scalar("memories/keyword_stats", agent=agent, ids=list(maps), sign=1)
     # New turns join their threads in the items' order (a batch's turns are consecutive).
     new = [row["props"] for _, _, row in entries if row["props"]["id"] in maps]
     threads = appends(agent, [p["thread"] for p in new], [p["id"] for p in new])

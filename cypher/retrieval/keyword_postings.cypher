@@ -1,0 +1,42 @@
+// Keyword (BM25) candidates of a large tenant, scored over the tenant's own memories: a term's weight
+// comes from how many of this tenant's memories hold it, never from other tenants' (the full-text
+// index keeps one set of statistics for the whole graph). Each of $queries asks the index for the
+// tenant's memories holding one query term (it requires the tenant's token, graph/retrieval/keywords.py),
+// at most $cap of them; how many answered is the term's document frequency. The tenant's size and
+// total length come from its KeywordStats node (memories/keyword_stats keeps them). The score is
+// graph/retrieval/bm25.py's formula and constants ($k1, $b): Lucene's BM25 with binary term frequency, a
+// memory's length its words as retrieval/keyword_exact counts them. The filters apply after scoring;
+// shown hits come best first, at most $limit, each with what the rerank weighs and its text (for
+// the matched terms); with $explain the hidden ones follow with their reason.
+// params: queries, cap, limit, k1, b, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// returns: one
+OPTIONAL MATCH (ks:KeywordStats {agent: $agent})
+WITH coalesce(ks.memories, 0) AS memories, coalesce(ks.words, 0) AS words
+UNWIND range(0, size($queries) - 1) AS i
+CALL (i) {
+  CALL db.index.fulltext.queryNodes('memory_text_by_tenant', $queries[i], {limit: $cap}) YIELD node
+  WITH node
+  WHERE node.agent = $agent
+  RETURN collect(node) AS posting
+}
+WITH memories, words, i, posting
+WITH memories, words, collect({i: i, posting: posting}) AS terms
+// A tenant's statistics never say fewer memories than a term's postings hold.
+WITH words, terms, reduce(n = memories, t IN terms | CASE WHEN size(t.posting) > n THEN size(t.posting) ELSE n END) AS n
+UNWIND terms AS t
+WITH n, CASE WHEN n > 0 AND words > 0 THEN toFloat(words) / n ELSE 1.0 END AS average, t.i AS i, t.posting AS posting,
+     log(1 + (n - size(t.posting) + 0.5) / (size(t.posting) + 0.5)) AS idf
+UNWIND posting AS m
+WITH average, m, collect(i) AS matched, sum(idf) AS weight
+WITH m, matched, weight * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(split(m.text, ' ')) / average)) AS score, CASE
+  // include: retrieval/visibility
+END AS reason
+ORDER BY reason IS NULL DESC, score DESC, m.id
+WITH collect(CASE WHEN reason IS NULL OR $explain
+                  THEN {id: m.id, score: score, reason: reason, matched: matched,
+                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
+                        updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END,
+                        threaded: m.thread IS NOT NULL,
+                        text: CASE WHEN reason IS NULL THEN m.text END} END) AS rows
+RETURN [r IN rows WHERE r.reason IS NULL][0..$limit] + [r IN rows WHERE r.reason IS NOT NULL] AS hits
