@@ -40,13 +40,13 @@ _FORMS = "|".join((
     r"(?P<week>(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+(?:(?P<wmon>" + _MON
     + r")\s+)?(?P<wyear>" + _YEAR + r"))",
     r"(?P<season>(?:the\s+)?(?P<sname>spring|summer|autumn|fall|winter)\s+(?:of\s+)?(?P<syear>" + _YEAR
-    + r")(?:\s*[-–/]\s*(?P<syear2>" + _YEAR + r"))?)",
+    + r")(?:\s*[-\u2013/]\s*(?P<syear2>" + _YEAR + r"))?)",
     r"(?P<month>" + _MON + r"(?:\s+of)?\s+" + _YEAR + r")",
     r"(?P<newyear>new year(?:'s)?(?:\s+eve)?\s+(?P<nyear>" + _YEAR + r"))",
     r"(?P<rday>yesterday|today|tonight|last night)",
     r"(?P<last>(?:last|past|previous)\s+(?P<lunit>week(?:end)?|month|year|summer|winter|spring|autumn|fall))",
-    r"(?P<ago>(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+"
-    r"(?P<unit>day|week|month|year)s?\s+ago)",
+    (r"(?P<ago>(?P<n>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|couple of|few)\s+"
+     r"(?P<unit>day|week|month|year)s?\s+ago)"),
     r"(?P<year>(?:in\s+)?" + _YEAR + r")",
 ))
 _PATTERN = re.compile(r"(?i)(?<![\w-])" + _REL + r"(?:" + _FORMS + r")(?![\w-])")
