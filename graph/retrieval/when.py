@@ -129,11 +129,10 @@ def _span(m: re.Match[str], now: datetime) -> tuple[datetime, datetime]:
         return start, start + relativedelta(years=1)
     if m["ago"]:
         n = int(m["n"]) if m["n"].isdigit() else _NUMBER[" ".join(m["n"].lower().split())]
-        unit = m["unit"].lower()
-        back = today - relativedelta(**{f"{unit}s": n})
-        width = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
-                 "year": relativedelta(years=1)}[unit]
-        return back, back + width
+        step = {"day": relativedelta(days=1), "week": relativedelta(weeks=1), "month": relativedelta(months=1),
+                "year": relativedelta(years=1)}[m["unit"].lower()]
+        back = today - step * n
+        return back, back + step
     year = int(re.sub(r"\D", "", m["year"]))
     return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
 
