@@ -1,7 +1,8 @@
 // What keyword search scores a tenant's memories against (retrieval/keyword_postings): how many
 // memories the tenant has and how many words they hold, counted as keyword scoring counts them.
-// $sign 1 adds the memories $ids (after they are written), -1 takes them away (before they are
-// deleted, or before their text changes, with 1 again after). One node per tenant, under a
+// $sign 1 adds the memories $ids (after an import wrote them), -1 takes them away (before they are
+// deleted, or before their text changes, with 1 again after). memories/create counts new memories
+// itself, in the same way. One node per tenant, under a
 // uniqueness constraint on its agent; every write of the tenant updates it in its own transaction.
 // params: agent, ids, sign
 // returns: scalar

@@ -2,7 +2,9 @@
 
 The statements of one tenant's share of a write, however many items it holds:
   1. beliefs/slots/open (only when some item carries a claim): lock every slot and read its state;
-  2. memories/create: every new memory, with its claim, entities and relation;
+  2. memories/create: every new memory, with its claim, entities and relation, counted into the
+     tenant's keyword statistics; then memories/threads/append when items name a thread (each turn's
+     place and the NEXT edge from the one before, graph/memories/threads.py);
   3. beliefs/settle (only when a decision changed stored beliefs or recorded a conflict);
   4. audit/record: every audit record of the write.
 A duplicate claim adds memories/get_many, to answer with the memory it corroborated. Between 1 and
@@ -190,8 +192,6 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
-    if maps:
-        await tx.scalar("memories/keyword_stats", agent=agent, ids=list(maps), sign=1)
     # New turns join their threads in the items' order (a batch's turns are consecutive).
     new = [row["props"] for _, _, row in entries if row["props"]["id"] in maps]
     threads = appends(agent, [p["thread"] for p in new], [p["id"] for p in new])

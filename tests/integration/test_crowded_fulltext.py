@@ -56,3 +56,23 @@ def test_keyword_scores_are_bm25_over_the_tenant_alone_on_both_backends(crowded)
     idf = math.log(1 + (2 - 1 + 0.5) / (1 + 0.5))
     assert expected == pytest.approx(2 * idf * (K1 + 1) / (1 + K1 * (1 - B + B * 5 / 6)))
     assert found[mine["id"]].score == pytest.approx(expected, rel=1e-9)
+
+
+def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
+    """The same search in one tenant before and after another tenant stores memories full of the
+    query's terms: the same hits with the same scores (over the whole index, 'heron' would lose its
+    weight and the order could change)."""
+    services = crowded.app.state.services
+    mine = [store(crowded, "watcher", text)["id"] for text in (
+        "a heron on the mill pond", "the mill wheel turns slowly", "heron chicks hatched in the reeds",
+        "the user fixed the bicycle chain")]
+    filters = Visibility.of(SearchQuery(agent="watcher", text="heron mill"), explain=False)
+
+    def scores():
+        found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
+        return [(id_, f.score) for id_, f in found.items()]
+    before = scores()
+    assert {i for i, _ in before} == set(mine[:3])
+    store_many(crowded, "millers", [f"mill mill mill {i} heron" for i in range(60)])
+    assert scores() == before
+
