@@ -13,16 +13,21 @@ from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_r
 from api.idempotency import IdempotencyMiddleware
 from api.routers import (
     admin,
+    ask,
     audit,
+    consolidation,
     context,
     entities,
     feedback,
     health,
+    ingest,
+    jobs,
     keys,
     links,
     memories,
     metrics,
     predicates,
+    preferences,
     review,
     search,
     transfer,
@@ -57,7 +62,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.include_router(health.router)
     app.include_router(metrics.router)
     for router in (memories.router, links.router, feedback.router, review.router, search.router, context.router,
-                   predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router):
+                   predicates.router, transfer.router, admin.router, keys.router, entities.router, audit.router,
+                   ask.router, preferences.router, jobs.router, jobs.admin, consolidation.router, ingest.router):
         app.include_router(router, dependencies=[Depends(bearer_scheme)])
     problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     problems.handle(app, BodyTooLarge, on_body_too_large)

@@ -17,6 +17,7 @@ from api.gate import ACCESS, Refusal
 from api.schemas.common import Agent
 from graph.audit import DEFAULT_ACTOR, MAX_ACTOR_CHARS
 from graph.beliefs.predicates import PredicateService
+from graph.ingestion.service import IngestService
 from graph.keys.model import Access, Role
 from graph.memories.service import MemoryService
 from graph.retrieval.service import RetrievalService
@@ -41,6 +42,15 @@ def get_memories(services: ServicesDep) -> MemoryService:
 
 def get_writes(services: ServicesDep) -> WriteService:
     return services.writes
+
+
+def get_ingestion(services: ServicesDep) -> IngestService:
+    return services.ingestion
+
+
+def may_erase(request: Request) -> bool:
+    """Whether the caller may erase ("forget that" read by ingestion is a hard delete): the admin role."""
+    return bool(request.scope[ACCESS].role >= Role.ADMIN)
 
 
 def get_retrieval(services: ServicesDep) -> RetrievalService:
@@ -101,6 +111,7 @@ AgentQuery = Annotated[str, Depends(agent_in_scope)]
 MemoriesDep = Annotated[MemoryService, Depends(get_memories)]
 WritesDep = Annotated[WriteService, Depends(get_writes)]
 RetrievalDep = Annotated[RetrievalService, Depends(get_retrieval)]
+IngestionDep = Annotated[IngestService, Depends(get_ingestion)]
 
 
 def get_actor(x_credence_actor: Annotated[str | None, Header(max_length=MAX_ACTOR_CHARS, description=

@@ -7,23 +7,34 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.asking import AskService, LlmRouter, intents
+from graph.asking import route as route_question
 from graph.audit import AuditService
 from graph.beliefs.conflicts import ConflictService
 from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
+from graph.consolidation import ConsolidationService, Defaults, summariser_for
+from graph.consolidation import check_params as consolidation_params
+from graph.consolidation import handler as consolidation_job
 from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
+from graph.core.vocab import KIND_CONSOLIDATE
 from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
+from graph.ingestion.defaults import PreferredDefault
+from graph.ingestion.llm import steps_from_settings
+from graph.ingestion.service import IngestService
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
+from graph.maintenance import Maintenance
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
+from graph.preferences import PreferenceService
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.service import RetrievalService
 from graph.settings import Settings
@@ -32,7 +43,7 @@ from graph.store.backends.supervisor import Supervisor
 from graph.store.compaction import Compaction, compact
 from graph.store.gateway import GraphRunner, RetryPolicy
 from graph.store.registry import QueryRegistry
-from graph.store.schema import apply_schema
+from graph.store.schema import apply_schema, check_schema
 from graph.transfer.export import ExportService
 from graph.transfer.importer import ImportService
 from graph.writes.service import WriteService
@@ -64,15 +75,22 @@ class Services:
     exports: ExportService
     imports: ImportService
     audit: AuditService
+    preferences: PreferenceService
+    ask: AskService
+    maintenance: Maintenance
+    consolidation: ConsolidationService
+    ingestion: IngestService
     schema_applied: bool = field(default=False)
     supervisor: Supervisor | None = None  # for a database process this service owns
     backend_pid: Callable[[], int | None] | None = None  # that process, as /metrics watches it
 
     @classmethod
-    async def start(cls, settings: Settings, embedder: Embedder | None = None) -> Services:
+    async def start(cls, settings: Settings, embedder: Embedder | None = None, *, schema: bool = True) -> Services:
         """Start the backend and load the model side by side, then apply the schema.
 
-        Call from the thread that outlives the service (the embedded backend dies with it)."""
+        Call from the thread that outlives the service (the embedded backend dies with it).
+        `schema=False` (a worker process apart from the API): the database's schema must be there,
+        applied by a service; this process only checks it."""
         registry = QueryRegistry()
         backend = launch(settings)
         try:
@@ -89,19 +107,32 @@ class Services:
             runner = GraphRunner(backend.driver, backend.database, registry, retry=RetryPolicy(
                 read=settings.read_retry_time, write=settings.write_retry_time,
                 background=settings.background_retry_time, first_delay=settings.retry_first_delay))
-            await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+            if schema:
+                await apply_schema(runner, backend, embedder.name, embedder.dimensions)
+            else:
+                await check_schema(runner, embedder.name, embedder.dimensions)
             points = await runner.read_tx(lambda tx: tx.one("store/meta/similarity_calibration"))
             encoder = AsyncEncoder(embedder)
             estimate = estimator_for(settings.token_estimator, embedder)
             access = AccessTracker(runner, settings.access_flush_interval, enabled=settings.access_tracking)
-            retrieval = RetrievalService(runner, encoder, CosineScale(points["opposite"], points["orthogonal"]), access,
+            preferences = PreferenceService(runner, settings.preferences_cache_seconds)
+            scale = CosineScale(points["opposite"], points["orthogonal"])
+            retrieval = RetrievalService(runner, encoder, scale, access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
                                          keyword_max_k=settings.keyword_max_k,
-                                         neighbour_lift=settings.neighbour_lift)
+                                         neighbour_lift=settings.neighbour_lift, preferences=preferences)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                  max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written)
+                                  max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written,
+                                  preferences=preferences)
+            entities = EntityService(runner)
+            consolidation = ConsolidationService(runner, writes, entities, scale, defaults=Defaults.of(settings),
+                                                 summariser=summariser_for(settings),
+                                                 vector_max_k=settings.vector_max_k)
+            llm = LlmRouter(settings.ask_llm_url, settings.ask_llm_model,
+                            settings.ask_llm_api_key.get_secret_value() if settings.ask_llm_api_key else None,
+                            settings.ask_llm_timeout) if settings.ask_llm_url else None
             await retrieval.warm_up()
             runner.timeout = settings.backend_timeout  # from here on, every unit of work is a request's
             supervisor = None
@@ -119,13 +150,19 @@ class Services:
                     return child.process.pid if child.process is not None else None
 
                 watch_backend_process(backend_pid)
+            maintenance = Maintenance(runner, settings)
+            maintenance.register(KIND_CONSOLIDATE, consolidation_job(consolidation), consolidation_params)
+            maintenance.start()
         except BaseException:
             await backend.close()
             raise
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
-                   context=ContextService(runner, retrieval, estimate),
-                   links=LinkService(runner), entities=EntityService(runner),
+                   context=ContextService(runner, retrieval, estimate, preferences,
+                                          asks_about_the_past=lambda text: route_question(text).wants_history),
+                   links=LinkService(runner), entities=entities, preferences=preferences,
+                   ask=AskService(runner, retrieval, entities, preferences, estimate, llm,
+                                  intents.for_model(embedder.name, encoder.dimensions)),
                    feedback=FeedbackService(runner), conflicts=ConflictService(runner),
                    quarantine=QuarantineService(runner), explain=ExplainService(runner),
                    keys=KeyService(runner, settings.api_key_cache_seconds),
@@ -133,8 +170,12 @@ class Services:
                    exports=ExportService(runner, embedder.name, encoder.dimensions),
                    imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, schema_applied=True, supervisor=supervisor,
-                   backend_pid=backend_pid)
+                   audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
+                   ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
+                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings),
+                                           default=PreferredDefault(preferences, settings.ingest_by_default),
+                                           preferences=preferences),
+                   schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""
@@ -159,6 +200,7 @@ class Services:
                 "database": self.backend_health()}
 
     async def close(self) -> None:
+        await self.maintenance.stop()  # running jobs go back to the queue, for another worker
         if self.supervisor is not None:
             await self.supervisor.stop()
         await self.retrieval.close()

@@ -5,12 +5,26 @@ import difflib
 import os
 from pathlib import Path
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from croniter import croniter
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The client's, the CLI's and the MCP server's own variables (client/credence_client/config.py and
 # mcp_server.py): a shell may export them for both.
 CLIENT_VARIABLES = {"CREDENCE_URL", "CREDENCE_ACTOR", "CREDENCE_AGENT", "CREDENCE_MCP_AGENT_ARGUMENT"}
+
+# Consolidation's thresholds (docs/consolidation.md): each setting's bounds, which a request's override
+# must keep too (graph/consolidation/model.py checks them). One home for both.
+CONSOLIDATION_BOUNDS: dict[str, tuple[float, float]] = {
+    "duplicate_similarity": (0.8, 1.0),
+    "entity_similarity": (0.7, 1.0),
+    "digest_similarity": (0.3, 1.0),
+    "digest_window_hours": (1.0, 744.0),
+    "digest_min_members": (2, 50),
+    "digest_min_age_days": (0.0, 3650.0),
+    "retention_days": (0.0, 36500.0),
+}
+_CB = CONSOLIDATION_BOUNDS
 
 
 def _neo4j(name: str) -> AliasChoices:
@@ -130,6 +144,125 @@ class Settings(BaseSettings):
     supervise_interval: float = Field(
         0.25, gt=0, le=10, description="How often the service checks that its local database process is alive "
                                        "(a dead one is restarted; requests fail fast meanwhile).")
+
+    # Memory preferences (graph/preferences) and asking (graph/asking).
+    preferences_cache_seconds: float = Field(
+        5.0, ge=0, le=60, description="How long an agent's memory preferences are remembered in-process (0: read on "
+                                      "every request); a PUT here is seen at once, other processes see it within this.")
+    ask_llm_url: str | None = Field(
+        None, description="Base URL of an OpenAI-compatible API (its /chat/completions): set, POST /v1/ask routes "
+                          "questions with that model and falls back to the deterministic rules when it fails.")
+    ask_llm_model: str = Field("gpt-4o-mini", min_length=1, description="The model the LLM router asks.")
+    ask_llm_api_key: SecretStr | None = Field(None, description="Bearer key of the LLM router's API, if it needs one.")
+    ask_llm_timeout: float = Field(10.0, gt=0, le=120, description="Seconds the LLM router waits for the model.")
+
+    # Durable jobs and maintenance (graph/jobs, graph/maintenance, docs/maintenance.md).
+    jobs_worker: bool = Field(
+        True, description="Run job workers inside this service process; false for API-only processes when "
+                          "workers run apart (`python -m graph.worker`, `credence-worker`).")
+    jobs_concurrency: int = Field(1, ge=1, le=64, description="Jobs one worker process runs at a time.")
+    jobs_poll_interval: float = Field(
+        2.0, gt=0, le=300, description="Seconds an idle worker waits before it looks for runnable jobs again.")
+    jobs_lease_seconds: float = Field(
+        60.0, ge=1, le=3600, description="How long a worker's claim on a job lasts unless renewed (it renews at a "
+                                         "third of it); a worker that dies loses its jobs this long after.")
+    jobs_max_attempts: int = Field(5, ge=1, le=100, description="Attempts a job gets unless it names its own; then "
+                                                                "it is dead (kept with its last error).")
+    jobs_backoff_seconds: float = Field(
+        30.0, ge=0, le=86_400, description="Wait before a failed job's second attempt; it doubles per attempt.")
+    jobs_backoff_max_seconds: float = Field(
+        3_600.0, ge=0, le=604_800, description="Longest wait between two attempts of a failed job.")
+    jobs_scheduler: bool = Field(
+        True, description="Enqueue the scheduled jobs from this process (any number of processes may: each "
+                          "period's job is enqueued once).")
+    schedule_expire: str = Field(
+        "0 3 * * *", description="Cron expression (UTC) of the expiry job, which archives expired memories of "
+                                 "every tenant; empty: never.")
+    schedule_decay: str = Field(
+        "0 4 * * 0", description="Cron expression (UTC) of the decay job, which archives memories whose "
+                                 "importance decayed below the floor; empty: never.")
+    maintenance_batch: int = Field(
+        200, ge=1, le=10_000, description="Memories one maintenance transaction changes (each batch commits "
+                                          "with the job's checkpoint).")
+    decay_half_life_days: float = Field(
+        90.0, gt=0, le=36_500, description="Days without activity that halve a never-accessed memory's importance.")
+    decay_floor: float = Field(
+        0.1, ge=0, le=1, description="A memory whose decayed importance falls below this is archived by the decay job.")
+    decay_min_idle_days: float = Field(
+        30.0, ge=0, le=36_500, description="The decay job archives nothing used, changed or stored more recently.")
+    decay_exempt_importance: float = Field(
+        0.9, ge=0, le=1.01, description="Memories at least this important never decay (above 1: none is exempt).")
+
+    @field_validator("schedule_expire", "schedule_decay")
+    @classmethod
+    def _cron(cls, value: str) -> str:
+        value = value.strip()
+        if value and not croniter.is_valid(value):
+            raise ValueError(f"{value!r} is not a cron expression (minute hour day month weekday), or empty for never")
+        return value
+
+    # -- consolidation (graph/consolidation, docs/consolidation.md) --------------------------------------
+    consolidation_duplicate_similarity: float = Field(
+        0.95, ge=_CB["duplicate_similarity"][0], le=_CB["duplicate_similarity"][1],
+        description="Consolidation merges active memories whose cosine is at least this (and whose claims agree).")
+    consolidation_entity_similarity: float = Field(
+        0.85, ge=_CB["entity_similarity"][0], le=_CB["entity_similarity"][1],
+        description="Consolidation merges entities of one kind whose names are at least this similar (0..1).")
+    consolidation_digest_similarity: float = Field(
+        0.55, ge=_CB["digest_similarity"][0], le=_CB["digest_similarity"][1],
+        description="An event joins a digest's cluster when its cosine to the cluster's first event is at least this.")
+    consolidation_digest_window_hours: float = Field(
+        72.0, ge=_CB["digest_window_hours"][0], le=_CB["digest_window_hours"][1],
+        description="A digest's events all happened within this many hours of its first one.")
+    consolidation_digest_min_members: int = Field(
+        3, ge=int(_CB["digest_min_members"][0]), le=int(_CB["digest_min_members"][1]),
+        description="Fewest events a digest summarises.")
+    consolidation_digest_min_age_days: float = Field(
+        30.0, ge=_CB["digest_min_age_days"][0], le=_CB["digest_min_age_days"][1],
+        description="Only events at least this many days old are digested.")
+    consolidation_prune: bool = Field(
+        False, description="Consolidation may hard-delete archived and expired memories past their retention "
+                           "(off: the prune step is refused).")
+    consolidation_retention_days: float = Field(
+        90.0, ge=_CB["retention_days"][0], le=_CB["retention_days"][1],
+        description="Days an archived memory (since archived_at) or an expired one (since expires_at) is kept "
+                    "before consolidation's prune step deletes it.")
+    consolidation_batch: int = Field(
+        200, ge=1, le=5_000, description="Most changes consolidation applies in one transaction.")
+    consolidation_summariser: str = Field(
+        "extractive", pattern="^(extractive|llm)$",
+        description="How a digest's text is written: `extractive` (its events' own sentences, no model) or "
+                    "`llm` (the OpenAI-compatible chat model configured by CREDENCE_LLM_*).")
+    llm_base_url: str | None = Field(
+        None, pattern=r"^https?://\S+$",
+        description="An OpenAI-compatible API (`<base>/chat/completions`), e.g. http://127.0.0.1:8080/v1; "
+                    "unset: no LLM.")
+    llm_model: str | None = Field(None, min_length=1, max_length=200, description="The chat model to ask.")
+    llm_api_key: SecretStr | None = Field(None, description="Sent as `Authorization: Bearer <key>` when set.")
+    llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM request may take.")
+
+    @model_validator(mode="after")
+    def _llm_needs_an_endpoint(self) -> Settings:
+        if self.consolidation_summariser == "llm" and not (self.llm_base_url and self.llm_model):
+            raise ValueError("CREDENCE_CONSOLIDATION_SUMMARISER=llm needs CREDENCE_LLM_BASE_URL and CREDENCE_LLM_MODEL")
+        return self
+
+    # Ingestion (graph/ingestion, docs/ingestion.md): remembering from messages.
+    ingest_max_messages: int = Field(100, ge=1, le=10_000, description="Most messages in one POST /v1/ingest.")
+    ingest_llm_url: str | None = Field(
+        None, description="An OpenAI-compatible API's base URL (…/v1) for the optional LLM extractor and decider; "
+                          "unset: the deterministic rules only.")
+    ingest_llm_model: str | None = Field(None, description="The model the LLM steps ask for.")
+    ingest_llm_api_key: SecretStr | None = Field(None, description="Bearer key for that API, if it needs one.")
+    ingest_llm_extract: bool = Field(False, description="Extract candidates with the LLM instead of the rules.")
+    ingest_llm_decide: bool = Field(False,
+                                    description="Decide ADD/UPDATE/DELETE/NOOP with the LLM instead of the rules.")
+    ingest_llm_mode: str = Field("tools", pattern="^(tools|json)$",
+                                 description="How the LLM answers: tool calls, or a JSON object.")
+    ingest_llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM call may take.")
+    ingest_by_default: bool = Field(
+        False, description="Plain stores (text without a claim) go through ingestion unless the request's `ingest` "
+                           "says no; per agent, memory preferences may say otherwise.")
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:

@@ -54,8 +54,11 @@ def missing_on_this_machine(problem: str | None, what: str, label: str) -> None:
 
 def backend_test_settings(kind: str, data_dir: Path, **overrides) -> Settings:
     """Settings for one local backend, whatever NEO4J_URI or CREDENCE_BACKEND the shell exports."""
+    # Jobs run where a test runs them (tests/integration/test_jobs_api.py drives its own workers): the
+    # shared service neither works the queue nor enqueues schedules behind the tests' backs.
     common = {"data_dir": data_dir, "neo4j_uri": None, "exact_scan_max": TEST_EXACT_SCAN_MAX,
-              "admin_api_key": TEST_ADMIN_KEY, "access_flush_interval": 0.2}
+              "admin_api_key": TEST_ADMIN_KEY, "access_flush_interval": 0.2, "jobs_worker": False,
+              "jobs_scheduler": False}
     if kind == "neo4j":
         local_neo4j_available()
         return Settings(**{**common, "backend": "neo4j", "local_neo4j_heap": "1g", **overrides})

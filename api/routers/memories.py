@@ -5,13 +5,14 @@ from typing import Annotated
 from urllib.parse import urlencode
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
-from api.deps import ActorDep, AgentQuery, GuardDep, MemoriesDep, WritesDep
+from api.deps import ActorDep, AgentQuery, GuardDep, IngestionDep, MemoriesDep, WritesDep, may_erase
 from api.schemas.common import CURSOR_PATTERN, MemoryType, Status
 from api.schemas.memories import (
     HardDeleteOut,
     HistoryOut,
+    IngestedOut,
     MemoryBatchCreate,
     MemoryBatchOut,
     MemoryCreate,
@@ -25,22 +26,33 @@ from api.schemas.memories import (
 )
 from graph.audit import DEFAULT_TRAIL_PAGE, MAX_AUDIT_PAGE
 from graph.core.vocab import visible_statuses
+from graph.ingestion.model import MessageResult
 from graph.memories.model import MemoryPatch
 from graph.memories.service import MAX_PAGE
 
 router = APIRouter(prefix="/v1", tags=["memories"])
 
 
-@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=StoreOut,
-             responses={200: {"model": StoreOut, "description": "Deduplicated: an active belief already said this; "
-                                                                 "it was corroborated instead."}},
-             summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated)")
-async def create_memory(body: MemoryCreate, writes: WritesDep, actor: ActorDep, response: Response,
-                        guard: GuardDep) -> StoreOut:
+@router.post("/memories", status_code=status.HTTP_201_CREATED, response_model=StoreOut | IngestedOut,
+             responses={200: {"model": StoreOut | IngestedOut,
+                              "description": "Deduplicated: an active belief already said this; it was corroborated "
+                                             "instead. Or read through ingestion (`ingest`): the operations."}},
+             summary="Store a memory; with a claim, conflicts are resolved by trust (200 when deduplicated); "
+                     "with `ingest`, its text goes through ingestion")
+async def create_memory(body: MemoryCreate, writes: WritesDep, ingestion: IngestionDep, actor: ActorDep,
+                        response: Response, guard: GuardDep, request: Request) -> StoreOut | IngestedOut:
     await guard.write(body.agent)
     new = body.to_domain()
     guard.sources(new.provenance.source)
-    result = await writes.store(new, actor=actor)
+    if body.ingest is False or (body.claim is not None and body.ingest is None):
+        result = await writes.store(new, actor=actor)
+    else:
+        answer = (await ingestion.store([new], [body.ingest], actor, field_prefix="",
+                                        hard_delete=may_erase(request)))[0]
+        if isinstance(answer, MessageResult):
+            response.status_code = status.HTTP_200_OK
+            return IngestedOut.of(answer)
+        result = answer
     memory = result.memory
     response.headers["Location"] = f"/v1/memories/{memory.id}?{urlencode({'agent': memory.agent})}"
     if result.deduplicated:
@@ -50,13 +62,16 @@ async def create_memory(body: MemoryCreate, writes: WritesDep, actor: ActorDep, 
 
 @router.post("/memories:batch", status_code=status.HTTP_201_CREATED, response_model=MemoryBatchOut,
              summary="Store up to CREDENCE_MAX_BATCH memories in one transaction")
-async def create_memories(body: MemoryBatchCreate, writes: WritesDep, actor: ActorDep,
-                          guard: GuardDep) -> MemoryBatchOut:
+async def create_memories(body: MemoryBatchCreate, ingestion: IngestionDep, actor: ActorDep,
+                          guard: GuardDep, request: Request) -> MemoryBatchOut:
     await guard.write(*{m.agent for m in body.memories})  # a batch may hold several agents: all in scope
     new = [m.to_domain(body.secrets) for m in body.memories]
     guard.sources(*{m.provenance.source for m in new})
-    stored = await writes.store_many(new, actor=actor)
-    return MemoryBatchOut(count=len(stored), memories=[StoreOut.of_result(r) for r in stored])
+    # Items that opt into ingestion (or whose agent does by default) are read in the same transaction.
+    answers = await ingestion.store(new, [m.ingest for m in body.memories], actor, hard_delete=may_erase(request))
+    stored = [StoreOut.of_result(a) for a in answers if not isinstance(a, MessageResult)]
+    return MemoryBatchOut(count=len(stored), memories=stored,
+                          ingested=[IngestedOut.of(a) for a in answers if isinstance(a, MessageResult)])
 
 
 @router.get("/memories/{memory_id}", response_model=MemoryOut)

@@ -6,13 +6,19 @@ Labels carry route templates and statement names, never tenants or ids. Not in t
 document: it is for Prometheus, not for the API's clients."""
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
 
 from fastapi import APIRouter, Request, Response
 
 from api.deps import ServicesDep
 from api.problems import problem
+from graph.core.errors import CredenceError
 from graph.observability.metrics import exposition
+
+log = logging.getLogger(__name__)
+JOB_DEPTH_SECONDS = 2.0
 
 router = APIRouter(tags=["health"])
 
@@ -27,5 +33,10 @@ async def metrics(request: Request, services: ServicesDep) -> Response:
             return problem(401, "unauthorized", "Unauthorized", "/metrics needs the metrics token "
                            "(CREDENCE_METRICS_TOKEN) as `Authorization: Bearer <token>`",
                            headers={"WWW-Authenticate": "Bearer"})
+    try:  # the queue's depth is counted in the database at each scrape; a scrape never fails for it
+        async with asyncio.timeout(JOB_DEPTH_SECONDS):
+            await services.maintenance.publish_depth()
+    except (CredenceError, TimeoutError) as exc:
+        log.warning("credence_jobs not refreshed for this scrape: %s", exc)
     body, content_type = exposition(request.headers.get("accept"))
     return Response(body, headers={"Content-Type": content_type})

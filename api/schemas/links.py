@@ -20,8 +20,9 @@ class LinkCreate(Request):
     agent: Agent
     type: LinkType = Field(description="SUPPORTS: this memory supports `to`; CAUSES: this memory caused `to` (a "
                                        "link that would close a causal cycle is a 409); PROMOTED_FROM: this memory "
-                                       "was promoted from `to`. SUPERSEDES, CONTRADICTS and DIGEST_OF belong to "
-                                       "the engine: 409.")
+                                       "was promoted from `to`; OUTCOME_OF: this memory is what came of the decision "
+                                       "`to`; PROGRESS_ON: this memory records progress on the goal `to`. SUPERSEDES, "
+                                       "CONTRADICTS and DIGEST_OF belong to the engine: 409.")
     to: UUID = Field(description="Another memory of the same agent: a memory cannot link to itself (422).")
     note: str | None = Field(None, max_length=MAX_NOTE_CHARS)
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Stri
 
 from api.schemas.beliefs import ClaimIn, ClaimOut, ProvenanceIn, QuarantineOut, SuspiciousIn
 from api.schemas.common import Agent, Instant, MemoryType, Request, Sensitivity, Status, Tag
+from api.schemas.ingest import MessageOut
 from graph.audit import Operation
 from graph.core.vocab import (
     AUDIT_OPS,
@@ -88,6 +89,11 @@ class MemoryCreate(Request):
     historical: StrictBool = Field(False, description=HISTORICAL_DESCRIPTION)
     thread: str | None = Field(None, min_length=1, max_length=MAX_THREAD_CHARS, pattern=r"\S",
                                description=THREAD_DESCRIPTION)
+    ingest: StrictBool | None = Field(None, description=
+                                      "true: read the text as a user's message through ingestion (docs/ingestion.md): "
+                                      "claims extracted, each decided ADD / UPDATE / DELETE / NOOP against what the "
+                                      "agent knows; the answer lists the operations. Only for text without a claim. "
+                                      "null: the agent's default (CREDENCE_INGEST_BY_DEFAULT); false: store as is.")
 
     @model_validator(mode="after")
     def _window(self) -> MemoryCreate:
@@ -237,8 +243,16 @@ class PatchOut(MemoryOut):
 
 
 class MemoryBatchOut(BaseModel):
-    count: int
-    memories: list[StoreOut]
+    count: int = Field(description="Memories stored as they were sent (`memories`).")
+    memories: list[StoreOut] = Field(description="The items stored as they were sent, in their order.")
+    ingested: list[IngestedOut] = Field(default_factory=list, description=
+                                        "The items read through ingestion (`ingest`), each with its position.")
+
+
+class IngestedOut(MessageOut):
+    """A store read through ingestion: the operations its text led to (docs/ingestion.md); `index`
+    is its position in the request (0 for a single memory)."""
+    ingested: Literal[True] = True
 
 
 class MemoryPage(BaseModel):

@@ -1,7 +1,7 @@
 """Request and response bodies for /v1/search, /v1/search:many and /v1/admin/search."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AliasChoices,
@@ -10,6 +10,7 @@ from pydantic import (
     StrictBool,
     StrictFloat,
     StrictInt,
+    StringConstraints,
     field_validator,
     model_validator,
 )
@@ -22,6 +23,8 @@ from graph.core.errors import InvalidInput
 from graph.core.vocab import DEFAULT_SENSITIVITY_CEILING, SEARCH_MODES, visible_statuses
 from graph.retrieval import (
     MAX_AGENTS,
+    MAX_EXCLUDED,
+    MAX_EXCLUDED_CHARS,
     MAX_FILTER_TAGS,
     MAX_LIMIT,
     MAX_QUERY_CHARS,
@@ -37,6 +40,7 @@ from graph.retrieval.across_tenants import AcrossTenants
 from graph.retrieval.rerank import gate
 
 Weight = StrictFloat | StrictInt
+ExcludedTerm = Annotated[str, StringConstraints(min_length=1, max_length=MAX_EXCLUDED_CHARS, pattern=r"\S")]
 
 
 class RerankWeights(Request):
@@ -71,6 +75,10 @@ class RetrievalOptions(Request):
         description="Lowest match returned: max(cosine similarity, keyword score), both absolute. Alias min_score.")
     memory_types: list[MemoryType] | None = Field(None, min_length=1)
     tags: list[Tag] = Field([], max_length=MAX_FILTER_TAGS, description="A memory must carry every one of these tags.")
+    exclude: list[ExcludedTerm] = Field(
+        [], max_length=MAX_EXCLUDED, description="Leave out memories whose text holds one of these terms (whole words, "
+                                                 "any case, a plural too), inside the query: \"restaurants\" with "
+                                                 "exclude [\"Italian\"].")
     statuses: list[Status] | None = Field(
         None, min_length=1, validation_alias=AliasChoices("statuses", "status_filter"),
         description="Exactly these statuses (alias status_filter). Default: active only.")
@@ -124,7 +132,7 @@ class RetrievalOptions(Request):
             statuses=statuses, session_id=self.session_id, as_of=self.as_of, known_at=self.known_at,
             created_after=None if on_event else self.after, created_before=None if on_event else self.before,
             event_after=self.after if on_event else None, event_before=self.before if on_event else None,
-            sensitivity_ceiling=self.sensitivity_ceiling, **extra)
+            sensitivity_ceiling=self.sensitivity_ceiling, exclude=tuple(self.exclude), **extra)
 
 
 class SearchOptions(RetrievalOptions):

@@ -56,6 +56,30 @@ def assign(lines: list[dict]) -> dict[str, str]:
     return out
 
 
+def folds(lines: list[dict], n: int) -> dict[str, int]:
+    """id -> fold (0..n-1): the lines (of one half) in n folds balanced by group as the halves are, so
+    rules written from some folds can be measured on the others (what carries over to new lines)."""
+    sizes = Counter(g for line in lines for g in groups(line))
+    order = sorted(lines, key=lambda line: (min(sizes[g] for g in groups(line)), line["id"]))
+    counts: dict[str, Counter[int]] = {}
+    total: Counter[int] = Counter()
+    out: dict[str, int] = {}
+    for i, line in enumerate(order):
+        mine = groups(line)
+
+        def cost(fold: int, mine: set[str] = mine, i: int = i) -> tuple[float, int, int]:
+            spread = sum((counts.get(g, Counter())[fold] + 1 - min(counts.get(g, Counter())[f] for f in range(n)))
+                         / sizes[g] for g in mine)
+            return spread, total[fold], (fold - i) % n
+
+        fold = min(range(n), key=cost)
+        out[line["id"]] = fold
+        total[fold] += 1
+        for g in mine:
+            counts.setdefault(g, Counter())[fold] += 1
+    return out
+
+
 def report(lines: list[dict]) -> str:
     per: dict[str, Counter[str]] = {}
     for line in lines:

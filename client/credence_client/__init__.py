@@ -8,6 +8,7 @@ from credence_client.errors import (
     CredenceError,
     Forbidden,
     InvalidInput,
+    JobTimeout,
     NotFound,
     ServerError,
     ServiceUnreachable,
@@ -19,5 +20,5 @@ from credence_client.retry import NO_RETRY, Retry
 from credence_client.sync import Credence
 
 __all__ = ["NO_RETRY", "AsyncCredence", "Conflict", "Credence", "CredenceAPIError", "CredenceError", "Forbidden",
-           "InvalidInput", "NotFound", "Retry", "ServerError", "ServiceUnreachable", "Unauthorized", "Unavailable",
-           "UnknownEntity"]
+           "InvalidInput", "JobTimeout", "NotFound", "Retry", "ServerError", "ServiceUnreachable", "Unauthorized",
+           "Unavailable", "UnknownEntity"]

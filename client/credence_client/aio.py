@@ -7,7 +7,8 @@
 """
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
 import anyio
@@ -16,11 +17,13 @@ import httpx
 from credence_client import endpoints as e
 from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant
-from credence_client.errors import ServiceUnreachable
+from credence_client.errors import JobTimeout, ServiceUnreachable
 from credence_client.models import (
     About,
     AdminSearchResults,
+    Answer,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -29,8 +32,12 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Ingested,
+    Ingestion,
+    Job,
     Link,
     Memory,
+    MemoryPreferences,
     Neighbourhood,
     Operation,
     PatchedMemory,
@@ -79,7 +86,7 @@ class AsyncCredence:
         while True:
             try:
                 response = await self._http.request(call.method, call.path, params=call.params, json=call.json,
-                                                    headers=sent)
+                                                    headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
@@ -118,11 +125,30 @@ class AsyncCredence:
             if not after:
                 return
 
+    async def _job_pages(self, agent: str | None, params: dict[str, Any]) -> AsyncIterator[Job]:
+        cursor = None
+        while True:
+            page = await self.send(e.job_page(agent, params, cursor))
+            for item in page.items:
+                yield item
+            cursor = page.next_cursor
+            if not cursor:
+                return
+
     # Memories
     async def remember(self, agent: str, text: str, *, idempotency_key: str | None = None,
-                       **fields: Any) -> StoredMemory:
-        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...)."""
+                       **fields: Any) -> StoredMemory | Ingested:
+        """Store one memory; fields as POST /v1/memories (memory_type, tags, claim, provenance...).
+        With `ingest=True` (or the agent's default) the text is read through ingestion: the answer is
+        then the operations it led to (Ingested)."""
         return await self.send(e.remember(agent, text, fields).keyed(idempotency_key))
+
+    async def ingest(self, agent: str, messages: list[str | dict[str, Any]], *, idempotency_key: str | None = None,
+                     **fields: Any) -> Ingestion:
+        """Remember from what was said: messages (texts, or {role, text, at, source, ref}) are read,
+        and each derived claim decided ADD / UPDATE / DELETE / NOOP; fields as POST /v1/ingest
+        (context, dry_run, source, ref)."""
+        return await self.send(e.ingest(agent, messages, fields).keyed(idempotency_key))
 
     async def remember_many(self, agent: str, memories: list[str | dict[str, Any]], *,
                             idempotency_key: str | None = None) -> list[StoredMemory]:
@@ -161,6 +187,46 @@ class AsyncCredence:
         op (a name or a list of names), actor, memory_id, after and before (ISO-8601 or aware datetimes)."""
         return self._audit_pages(e.audit_params(agent, filters))
 
+    # Durable jobs (docs/maintenance.md). `agent=None`: the scheduler's system jobs (administrator key).
+    async def enqueue(self, agent: str | None, kind: str, *, idempotency_key: str | None = None, **fields: Any) -> Job:
+        """Enqueue a job: params, priority (1 runs first .. 10), key (the same key twice is one job),
+        depends_on (job ids), max_attempts, run_at (not before)."""
+        return await self.send(e.enqueue(agent, kind, fields).keyed(idempotency_key))
+
+    async def job(self, agent: str | None, job_id: str) -> Job:
+        return await self.send(e.job(agent, job_id))
+
+    def jobs(self, agent: str | None, **filters: Any) -> AsyncIterator[Job]:
+        """Every job that passes the filters (status, kind: a name or a list), newest first, page by page."""
+        return self._job_pages(agent, e.jobs_params(agent, filters))
+
+    async def cancel_job(self, agent: str | None, job_id: str) -> Job:
+        """A queued job is cancelled at once; a running one stops at its next checkpoint."""
+        return await self.send(e.cancel_job(agent, job_id))
+
+    async def retry_job(self, agent: str | None, job_id: str) -> Job:
+        """A dead or cancelled job queued again, with fresh attempts."""
+        return await self.send(e.retry_job(agent, job_id))
+
+    async def wait_job(self, agent: str | None, job_id: str, *, interval: float = 1.0, timeout: float | None = None,
+                 on_progress: Callable[[Job], Any] | None = None) -> Job:
+        """Polls the job every `interval` seconds until it has finished (succeeded, cancelled or dead),
+        calling `on_progress(job)` after each poll; JobTimeout after `timeout` seconds."""
+        started = time.monotonic()
+        while True:
+            job = await self.job(agent, job_id)
+            if on_progress is not None:
+                on_progress(job)
+            if job.finished:
+                return job
+            if timeout is not None and time.monotonic() - started >= timeout:
+                raise JobTimeout(job_id, timeout)
+            await anyio.sleep(interval)
+
+    async def restore(self, agent: str, memory_id: str, reason: str | None = None) -> Memory:
+        """An archived memory (by an archive, the expiry or the decay job) back to the status it had."""
+        return await self.send(e.restore(agent, memory_id, reason))
+
     # Retrieval
     async def search(self, agent: str, query: str, **options: Any) -> SearchResults:
         """Hybrid search; options as POST /v1/search (limit, mode, rerank, explain, filters, and
@@ -173,6 +239,21 @@ class AsyncCredence:
     async def context(self, agent: str, query: str, **options: Any) -> Context:
         """A prompt-ready context; options as POST /v1/context (max_memories, max_tokens, explain...)."""
         return await self.send(e.context(agent, query, options))
+
+    async def ask(self, agent: str, question: str, **options: Any) -> Answer:
+        """A question as a person asks it ("where did I use to live?"), routed to its handler; options as
+        POST /v1/ask (as_of, sensitivity_ceiling, limit, max_tokens, router, intent)."""
+        return await self.send(e.ask(agent, question, options))
+
+    async def preferences(self, agent: str) -> MemoryPreferences:
+        """The agent's memory preferences (the defaults until set)."""
+        return await self.send(e.preferences(agent))
+
+    async def set_preferences(self, agent: str, **prefs: Any) -> MemoryPreferences:
+        """Sets every memory preference (what is left out takes its default): never_store_types,
+        never_store_topics, sensitivity_ceiling, context_max_tokens, type_quotas, retention_days,
+        extraction_instructions, ingest_by_default."""
+        return await self.send(e.set_preferences(agent, prefs))
 
     async def admin_search(self, agents: list[str], query: str, **options: Any) -> AdminSearchResults:
         """Cross-tenant search; needs a client built with the service's CREDENCE_ADMIN_API_KEY."""
@@ -218,7 +299,8 @@ class AsyncCredence:
 
     # Links
     async def link(self, agent: str, memory_id: str, type: str, to: str, note: str | None = None) -> list[Link]:
-        """CAUSES, SUPPORTS or PROMOTED_FROM from this memory to another of the same agent; returns its links."""
+        """CAUSES, SUPPORTS, PROMOTED_FROM, OUTCOME_OF or PROGRESS_ON from this memory to another of the same
+        agent; returns its links."""
         return await self.send(e.link(agent, memory_id, type, to, note))
 
     async def links(self, agent: str, memory_id: str) -> list[Link]:
@@ -263,6 +345,13 @@ class AsyncCredence:
     async def merge_entities(self, agent: str, keep: str, merge: str) -> Entity:
         """Administrators: fold `merge` into `keep` (claims, relationships, evidence; its names become aliases)."""
         return await self.send(e.merge_entities(agent, keep, merge))
+
+    # Maintenance
+    async def consolidate(self, agent: str, dry_run: bool = False, steps: dict[str, bool] | None = None,
+                    thresholds: dict[str, float] | None = None) -> Consolidation:
+        """Merge near-duplicates, make coexisting rival beliefs pending conflicts, corroborate, digest old
+        events, merge duplicate entities, prune past retention. `dry_run`: the plan only, nothing changes."""
+        return await self.send(e.consolidate(agent, dry_run, steps, thresholds))
 
     # Predicate schemas
     async def put_predicate(self, agent: str, predicate: str, **schema: Any) -> PredicateSchema:

@@ -18,8 +18,10 @@ from credence_client.errors import CredenceAPIError, UnknownEntity
 from credence_client.models import (
     About,
     AdminSearchResults,
+    Answer,
     AuditPage,
     Conflict,
+    Consolidation,
     Context,
     Deleted,
     Entity,
@@ -29,9 +31,14 @@ from credence_client.models import (
     Explanation,
     Feedback,
     History,
+    Ingested,
+    Ingestion,
+    Job,
+    JobPage,
     Link,
     Memory,
     MemoryPage,
+    MemoryPreferences,
     Neighbourhood,
     PatchedMemory,
     PredicateSchema,
@@ -64,6 +71,11 @@ class Call(Generic[T]):
     json: Any = None
     read: Callable[[Any], T] = field(default=_raw)  # the answer's JSON -> what the method returns
     idempotency_key: str | None = None  # a write's own key; a write without one gets a fresh one per call
+    timeout: float | None = None  # seconds, for a call that may take longer than the client's default
+
+    def options(self) -> dict[str, Any]:
+        """The request's own options: its timeout, when it has one (else the client's)."""
+        return {"timeout": self.timeout} if self.timeout is not None else {}
 
     def keyed(self, key: str | None) -> Call[T]:
         return self if key is None else replace(self, idempotency_key=key)
@@ -126,8 +138,22 @@ def _memory(agent: str, memory_id: str, action: str = "") -> tuple[str, dict[str
 
 
 # Memories
-def remember(agent: str, text: str, fields: dict[str, Any]) -> Call[StoredMemory]:
-    return Call("POST", "/v1/memories", json={"agent": agent, "text": text, **fields}, read=_model(StoredMemory))
+def remember(agent: str, text: str, fields: dict[str, Any]) -> Call[StoredMemory | Ingested]:
+    return Call("POST", "/v1/memories", json={"agent": agent, "text": text, **fields}, read=_stored_or_ingested)
+
+
+def _stored_or_ingested(body: Any) -> StoredMemory | Ingested:
+    """A store answers the memory, or, read through ingestion (`ingest`), the operations."""
+    return Ingested.model_validate(body) if body.get("ingested") else StoredMemory.model_validate(body)
+
+
+_stored_or_ingested.model, _stored_or_ingested.key = StoredMemory, None  # type: ignore[attr-defined]
+
+
+def ingest(agent: str, messages: list[str | dict[str, Any]], fields: dict[str, Any]) -> Call[Ingestion]:
+    """Messages are texts (the user's) or {role, text, at, source, ref}; fields as POST /v1/ingest."""
+    items = [{"text": m} if isinstance(m, str) else m for m in messages]
+    return Call("POST", "/v1/ingest", json={"agent": agent, "messages": items, **fields}, read=_model(Ingestion))
 
 
 def remember_many(agent: str, memories: list[str | dict[str, Any]]) -> Call[list[StoredMemory]]:
@@ -199,6 +225,19 @@ def search_many(agent: str, searches: list[dict[str, Any]]) -> Call[list[SearchR
 
 def context(agent: str, query: str, options: dict[str, Any]) -> Call[Context]:
     return Call("POST", "/v1/context", json={"agent": agent, "query": query, **options}, read=_model(Context))
+
+
+# Asking and memory preferences
+def ask(agent: str, question: str, options: dict[str, Any]) -> Call[Answer]:
+    return Call("POST", "/v1/ask", json={"agent": agent, "question": question, **options}, read=_model(Answer))
+
+
+def preferences(agent: str) -> Call[MemoryPreferences]:
+    return Call("GET", "/v1/preferences", {"agent": agent}, read=_model(MemoryPreferences))
+
+
+def set_preferences(agent: str, prefs: dict[str, Any]) -> Call[MemoryPreferences]:
+    return Call("PUT", "/v1/preferences", json={"agent": agent, **prefs}, read=_model(MemoryPreferences))
 
 
 def admin_search(agents: list[str], query: str, options: dict[str, Any]) -> Call[AdminSearchResults]:
@@ -318,6 +357,16 @@ def merge_entities(agent: str, keep: str, merge: str) -> Call[Entity]:
 
 
 # Predicate schemas
+CONSOLIDATE_TIMEOUT = 900.0
+
+
+def consolidate(agent: str, dry_run: bool, steps: dict[str, bool] | None,
+                thresholds: dict[str, float] | None) -> Call[Consolidation]:
+    body = {"agent": agent, "dry_run": dry_run, **set_only(steps=steps, thresholds=thresholds)}
+    # A forced run of a large tenant takes a minute or more (docs/consolidation.md).
+    return Call("POST", "/v1/consolidate", json=body, read=_model(Consolidation), timeout=CONSOLIDATE_TIMEOUT)
+
+
 def put_predicate(agent: str, predicate: str, schema: dict[str, Any]) -> Call[PredicateSchema]:
     return Call("PUT", f"/v1/predicates/{_seg(predicate)}", {"agent": agent}, json=schema, read=_model(PredicateSchema))
 
@@ -328,6 +377,52 @@ def predicate(agent: str, predicate: str) -> Call[PredicateSchema]:
 
 def predicates(agent: str) -> Call[list[PredicateSchema]]:
     return Call("GET", "/v1/predicates", {"agent": agent}, read=_items(PredicateSchema, "predicates"))
+
+
+# Durable jobs (docs/maintenance.md): a tenant's at /v1/jobs; with agent None, the system jobs of
+# the scheduler at /v1/admin/jobs (the administrator key).
+def _jobs(agent: str | None, tail: str = "") -> tuple[str, dict[str, Any]]:
+    if agent is None:
+        return f"/v1/admin/jobs{tail}", {}
+    return f"/v1/jobs{tail}", {"agent": agent}
+
+
+def enqueue(agent: str | None, kind: str, fields: dict[str, Any]) -> Call[Job]:
+    """`fields`: params, priority (1 first .. 10), key (idempotency), depends_on, max_attempts, run_at."""
+    path, _ = _jobs(agent)
+    return Call("POST", path, json={**({"agent": agent} if agent is not None else {}), "kind": kind, **fields},
+                read=_model(Job))
+
+
+def job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}")
+    return Call("GET", path, params or None, read=_model(Job))
+
+
+def jobs_params(agent: str | None, filters: dict[str, Any]) -> dict[str, Any]:
+    """GET /v1/jobs's query: status and kind (a name or a list), limit."""
+    return {**_jobs(agent)[1], "limit": 200, **set_only(**filters)}
+
+
+def job_page(agent: str | None, params: dict[str, Any], cursor: str | None) -> Call[JobPage]:
+    """One page of jobs, newest first; the clients follow `next_cursor` to the end."""
+    return Call("GET", _jobs(agent)[0], set_only(**params, cursor=cursor), read=_model(JobPage))
+
+
+def cancel_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/cancel")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def retry_job(agent: str | None, job_id: str) -> Call[Job]:
+    path, params = _jobs(agent, f"/{_seg(job_id)}/retry")
+    return Call("POST", path, params or None, read=_model(Job))
+
+
+def restore(agent: str, memory_id: str, reason: str | None) -> Call[Memory]:
+    """An archived memory (an archive, an expiry, a decay) back to the status it had."""
+    path, params = _memory(agent, memory_id, "/restore")
+    return Call("POST", path, params, json=set_only(reason=reason), read=_model(Memory))
 
 
 # Service

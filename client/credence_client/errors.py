@@ -21,6 +21,14 @@ class ServiceUnreachable(CredenceError):
         self.url = url
 
 
+class JobTimeout(CredenceError):
+    """A job waited for had not finished within the time given (it goes on in the service)."""
+
+    def __init__(self, job_id: str, timeout: float) -> None:
+        super().__init__(f"job {job_id} has not finished after {timeout:g}s; it goes on in the service")
+        self.job_id = job_id
+
+
 class CredenceAPIError(CredenceError):
     """A problem+json answer: `status`, `title`, `detail`, and `errors` (one {field, message} per bad
     field, on 422). `body` is the whole problem, `type` its URN (urn:credence:problem:...)."""

@@ -31,9 +31,13 @@ from credence_client.endpoints import set_only
 from credence_client.errors import CredenceAPIError, CredenceError, NotFound
 from credence_client.models import (
     About,
+    Answer,
     Conflict,
+    Consolidation,
     EntityPath,
     Feedback,
+    Ingested,
+    Job,
     Memory,
     Resolution,
     Review,
@@ -54,7 +58,8 @@ TRUE = {"1", "true", "yes", "on"}
 SourceType = Literal["user_explicit", "system", "tool_output", "user_implicit", "document", "inference"]
 INSTRUCTIONS = (
     "Long-term memory with explicit trust. `remember` what is worth keeping (give a claim, subject/predicate/"
-    "value, when the memory asserts a fact that can change, and the source it came from); `context` or "
+    "value, when the memory asserts a fact that can change, and the source it came from; or pass what the user "
+    "said with `ingest` and let the service find the facts and updates in it); `context` or "
     "`search` before answering; `reinforce`, `dispute` or `corroborate` when a memory proves right or wrong. "
     "A claim that contradicts a trusted belief is quarantined with a pending conflict: list them with "
     "`conflicts` and settle them with `resolve_conflict`, or review the quarantine with `quarantined` and `review`. "
@@ -100,13 +105,19 @@ class Tools:
         ref: Annotated[str | None, Field(description="Where exactly: message id, document id, tool call id.")] = None,
         tags: Annotated[list[str] | None, Field(description="Labels to filter on later.")] = None,
         importance: Annotated[float | None, Field(ge=0, le=1, description="0..1; default 0.5.")] = None,
-    ) -> StoredMemory:
+        ingest: Annotated[bool | None, Field(description=(
+            "true: the text is what the user said, in their words; the service reads it (claims such as where "
+            "they live or work, changes, corrections, what to forget) and updates what it knows: the answer "
+            "lists each operation. Only without a claim. Default: the agent's setting."))] = None,
+    ) -> StoredMemory | Ingested:
         """Store a memory. With a claim, a contradicting belief is superseded, or the new memory is
-        quarantined with a pending conflict when it is less trusted than what it contradicts."""
+        quarantined with a pending conflict when it is less trusted than what it contradicts. With
+        `ingest`, plain text (the user's own words) is read and each fact in it added, updated,
+        deleted or found already known."""
         provenance = set_only(source=source, ref=ref) or None
         return await self.api.remember(agent, text, **set_only(
             memory_type=memory_type, claim=claim.model_dump() if claim else None, provenance=provenance,
-            tags=tags, importance=importance))
+            tags=tags, importance=importance, ingest=ingest))
 
     async def search(
         self, agent: str, query: str,
@@ -203,6 +214,40 @@ class Tools:
             raise ToolError(f"{source!r} and {target!r} are not connected within {max_hops} relationships "
                             f"holding {'at ' + as_of if as_of else 'now'} ({problem_text(exc)})") from exc
 
+    async def ask(
+        self, agent: str,
+        question: Annotated[str, Field(description=(
+            "The question as the user would ask it, e.g. `what do you know about me?`, `where did I use to live?`, "
+            "`restaurants I liked but not Italian`, `how do I feel about my job lately?`, `what did I decide about "
+            "the move?`."))],
+        as_of: AsOf = None,
+    ) -> Answer:
+        """Ask the memory like a person: the question is routed to the handler that answers it from the
+        belief graph (about_me: a summary of the user; entity: one named thing; relationship: how people
+        are linked; temporal: what happened in a period; historical: the past values of something, the
+        current last; negation: with what it excludes filtered out; sentiment: feelings over time and
+        their trend; decision: decisions with their outcomes; goal: open goals with progress; search:
+        anything else). `summary` is the answer in a few lines; `memories` are the memories behind it,
+        each with `why`; `explain.handler` and `explain.reasons` say which handler ran and why."""
+        return await self.api.ask(agent, question, **({"as_of": as_of} if as_of else {}))
+
+    async def job_status(
+        self, agent: str,
+        job_id: Annotated[str, Field(description="The job's id, as the call that enqueued it answered.")],
+    ) -> Job:
+        """Where a maintenance job of this agent stands (an expiry or decay run, a consolidation):
+        `status` (queued, running, succeeded, cancelled, dead), `progress` (done of total), `result`
+        once it succeeded, `last_error` when an attempt failed."""
+        return await self.api.job(agent, job_id)
+
+    async def consolidation_preview(self, agent: str) -> Consolidation:
+        """What a consolidation of this memory would change, without changing anything: near-duplicates it
+        would merge, rival beliefs it would turn into pending conflicts, claims it would corroborate,
+        old events it would digest, entities it would merge, and memories past retention it would
+        delete, each with its reason, and the counts before and after. Applying it is an operator's
+        call (`credence consolidate`)."""
+        return await self.api.consolidate(agent, dry_run=True)
+
     async def forget(self, agent: str, memory_id: str) -> Memory:
         """Archive a memory: it leaves retrieval but stays, with its history, for audit. (Erasing for
         good is not offered to models: an operator does it with `credence forget --hard`.)"""
@@ -214,7 +259,8 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 TOOLS: dict[str, ToolAnnotations] = {
     "remember": WRITE, "search": READ_ONLY, "context": READ_ONLY, "reinforce": WRITE, "dispute": WRITE,
     "corroborate": WRITE, "conflicts": READ_ONLY, "resolve_conflict": WRITE, "quarantined": READ_ONLY,
-    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY,
+    "review": WRITE, "about": READ_ONLY, "entity_path": READ_ONLY, "ask": READ_ONLY, "job_status": READ_ONLY,
+    "consolidation_preview": READ_ONLY,
     "forget": ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False),
 }
 

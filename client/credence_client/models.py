@@ -433,11 +433,306 @@ class About(Model):
     memories: list[PredicateGroup]
 
 
+# Asking (POST /v1/ask) and memory preferences (/v1/preferences).
+class AskSlots(Model):
+    openapi = "SlotsOut"
+    subject: str | None
+    predicate: str | None
+    entity: list[str]
+    topic: str | None
+    exclude: list[str]
+    window: str | None
+
+
+class Cited(Model):
+    """A memory behind an answer, and why."""
+    openapi = "CitedOut"
+    memory: Memory
+    why: str
+
+
+class AskExplain(Model):
+    openapi = "AskExplainOut"
+    handler: str
+    router: str
+    reasons: list[str]
+
+
+class AskWindow(Model):
+    openapi = "WindowOut"
+    phrase: str
+    start: datetime | None
+    end: datetime | None
+    resolved: bool
+    anchor: str | None
+    anchor_memory_id: str | None
+
+
+class SummarySection(Model):
+    openapi = "SectionOut"
+    title: str
+    lines: list[str]
+    memory_ids: list[str]
+
+
+class SlotState(Model):
+    """One value a slot held; `current` marks the one that holds now (it comes last)."""
+    openapi = "StateOut"
+    memory_id: str
+    value: str
+    status: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    current: bool
+    historical: bool
+
+
+class SentimentReading(Model):
+    openapi = "ReadingOut"
+    memory_id: str
+    at: datetime
+    score: float
+
+
+class Feeling(Model):
+    openapi = "FeelingOut"
+    about: str
+    readings: list[SentimentReading]
+    trend: str
+    earlier_mean: float | None
+    recent_mean: float | None
+    change: float | None
+    split_at: datetime | None
+
+
+class FollowedUp(Model):
+    """A decision with its outcomes, or a goal with the progress recorded on it."""
+    openapi = "FollowedUpOut"
+    memory_id: str
+    status: str
+    follow_up_ids: list[str]
+    last_at: datetime | None
+
+
+class Answer(Model):
+    """What POST /v1/ask answers: the intent, the handler's structured answer, the memories behind
+    it (each with why) and, in `explain`, which handler ran and why."""
+    openapi = "AskResponse"
+    question: str
+    intent: str
+    also: list[str]
+    slots: AskSlots
+    found: bool
+    summary: str
+    memories: list[Cited]
+    explain: AskExplain
+    window: AskWindow | None = None
+    sections: list[SummarySection] = []
+    entity: About | None = None
+    relationships: list[Relationship] = []
+    path: EntityPath | None = None
+    timeline: list[SlotState] = []
+    feeling: Feeling | None = None
+    decisions: list[FollowedUp] = []
+    goals: list[FollowedUp] = []
+    excluded: list[str] = []
+
+
+class MemoryPreferences(Model):
+    openapi = "PreferencesOut"
+    agent: str
+    never_store_types: list[str]
+    never_store_topics: list[str]
+    sensitivity_ceiling: str
+    context_max_tokens: int | None
+    type_quotas: dict[str, int]
+    retention_days: dict[str, int]
+    extraction_instructions: str | None
+    ingest_by_default: bool
+    version: int
+    updated_at: datetime | None
+
+
 # Every model above, for the schema test and for readers.
+class JobProgress(Model):
+    openapi = "ProgressOut"
+    done: int
+    total: int | None
+
+
+class Job(Model):
+    """A durable job (docs/maintenance.md): queued, running, succeeded, cancelled or dead."""
+    openapi = "JobOut"
+    id: str
+    agent: str
+    kind: str
+    status: str
+    priority: int
+    params: dict[str, Any]
+    progress: JobProgress
+    attempts: int
+    max_attempts: int
+    created_at: datetime
+    updated_at: datetime
+    run_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    actor: str
+    key: str | None
+    depends_on: list[str]
+    waiting_for: list[str]
+    lease_owner: str | None
+    lease_until: datetime | None
+    cancel_requested: bool
+    result: dict[str, Any] | None
+    last_error: str | None
+    parent_id: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("succeeded", "cancelled", "dead")
+
+
+class JobPage(Model):
+    openapi = "JobPageOut"
+    count: int
+    items: list[Job]
+    next_cursor: str | None
+
+
+class ConsolidationChange(Model):
+    """One change a consolidation makes (or would make), with why (docs/consolidation.md)."""
+    openapi = "ChangeOut"
+    kind: str  # merge, contradiction, corroborate, digest, entity_merge, prune
+    target: str
+    others: list[str]
+    reason: str
+    score: float | None = None
+    trust_before: float | None = None
+    trust_after: float | None = None
+    text: str | None = None
+
+
+class ConsolidationThresholds(Model):
+    openapi = "ThresholdsOut"
+    duplicate_similarity: float
+    entity_similarity: float
+    digest_similarity: float
+    digest_window_hours: float
+    digest_min_members: int
+    digest_min_age_days: float
+    retention_days: float
+
+
+class MemoryCounts(Model):
+    openapi = "CountsOut"
+    total: int
+    active: int
+
+
+class ContradictionCounts(Model):
+    openapi = "ContradictionsOut"
+    pending: int
+    resolved: int = 0
+
+
+class DigestCounts(Model):
+    openapi = "DigestsOut"
+    clusters: int
+    source_memories: int
+
+
+class PrunedCounts(Model):
+    openapi = "PrunedOut"
+    archived: int
+    expired: int
+
+
+class Consolidation(Model):
+    """A consolidation's report: its counts and every change, planned (dry run) or applied."""
+    openapi = "ConsolidationOut"
+    agent: str
+    dry_run: bool
+    job_id: str | None
+    steps: list[str]
+    thresholds: ConsolidationThresholds
+    deduplicated: int
+    contradictions: ContradictionCounts
+    corroborated: int
+    digests: DigestCounts
+    entities_merged: int
+    pruned: PrunedCounts
+    before: MemoryCounts
+    after: MemoryCounts
+    duration_ms: int
+    skipped: int
+    changes: list[ConsolidationChange]
+
+
+# Ingestion (POST /v1/ingest, and a store with `ingest`): what a message led to.
+class DerivedClaim(Model):
+    openapi = "ClaimDerived"
+    subject: str
+    predicate: str | None  # None: a value whose slot the decision found among known claims
+    value: str
+
+
+class IngestOperation(Model):
+    """One decision, as applied (or planned, in a dry run)."""
+    openapi = "OperationApplied"
+    op: str  # ADD | UPDATE | DELETE | NOOP
+    mode: str | None  # UPDATE: supersede, replace, append; DELETE: soft, hard
+    reason: str
+    memory_id: str | None
+    target_id: str | None
+    claim: DerivedClaim | None
+    memory_type: str
+    text: str | None
+    sensitivity: str
+    historical: bool
+    superseded: list[str] = []
+
+
+class IngestedMessage(Model):
+    openapi = "MessageOut"
+    index: int
+    operations: list[IngestOperation]
+    secrets: list[dict[str, Any]]  # {kind, start, end}, never a value
+    skipped: list[str]
+
+
+class Ingestion(Model):
+    openapi = "IngestOut"
+    dry_run: bool
+    extractor: str
+    decider: str
+    messages: list[IngestedMessage]
+
+    @property
+    def operations(self) -> list[IngestOperation]:
+        return [o for m in self.messages for o in m.operations]
+
+
+class Ingested(Model):
+    """A store read through ingestion (`ingest`, or the agent's default): its operations."""
+    openapi = "IngestedOut"
+    ingested: bool = True
+    index: int
+    operations: list[IngestOperation]
+    secrets: list[dict[str, Any]]
+    skipped: list[str]
+
+
 ALL: tuple[type[Model], ...] = (
     Claim, Quarantine, Memory, StoredMemory, PatchedMemory, MemoryPage, Deleted, Operation, History, AuditPage,
     Related, SearchHit,
     SearchMeta, SearchResults, AdminSearchResults, ContextMemory, Excluded, Context, Feedback, Conflict, Resolution,
     Review, TrustTerms, Explanation, Supersession, Link, Links, PredicateSchema, Entity, EntityRef, Relationship,
     EntityPage, EntityDetail, GraphNode, Neighbourhood, EntityPath, Mention, PredicateGroup, RelationshipGroup, About,
+    AskSlots, Cited, AskExplain, AskWindow, SummarySection, SlotState, SentimentReading, Feeling, FollowedUp, Answer,
+    MemoryPreferences,
+    JobProgress, Job, JobPage,
+    ConsolidationChange, ConsolidationThresholds, MemoryCounts, ContradictionCounts, DigestCounts, PrunedCounts,
+    Consolidation,
+    DerivedClaim, IngestOperation, IngestedMessage, Ingestion, Ingested,
 )

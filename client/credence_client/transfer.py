@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from credence_client.endpoints import Call
 from credence_client.errors import CredenceAPIError, CredenceError
+from credence_client.progress import Bar
 from credence_client.sync import Credence
 
 BATCH_LINES = 500
@@ -90,22 +91,21 @@ def import_file(api: Credence, agent: str, path: Path, *, resume_from: int | Non
         origin = "--resume-from" if resume_from else f"{state.path.name} (--restart to start over)"
         progress.write(f"import: resuming at line {start}, from {origin}\n")
     summary = ImportSummary(started_at_line=start)
-    for first, batch in _batches(items, start, batch_lines, batch_bytes):
-        try:
-            answer: dict[str, Any] = api.send(Call("POST", "/v1/import", params={"agent": agent, "first_line": first},
-                                                   json=batch))
-        except CredenceError as exc:
-            raise ImportFailed(exc, path, agent, first) from exc
-        summary.add(answer, len(batch))
-        state.save(first + len(batch))
-        if progress is not None:
-            done = first + len(batch) - 1
-            progress.write(f"\rimport: line {done}/{total} ({100 * done // max(total, 1)}%), "
-                           f"created {_counts(summary.created)}")
-            progress.flush()
+    bar = Bar(progress, "import", "line", total)
+    bar.show(start - 1)
+    try:
+        for first, batch in _batches(items, start, batch_lines, batch_bytes):
+            try:
+                answer: dict[str, Any] = api.send(Call("POST", "/v1/import",
+                                                       params={"agent": agent, "first_line": first}, json=batch))
+            except CredenceError as exc:
+                raise ImportFailed(exc, path, agent, first) from exc
+            summary.add(answer, len(batch))
+            state.save(first + len(batch))
+            bar.show(first + len(batch) - 1, note=f"created {_counts(summary.created)}")
+    finally:
+        bar.close()
     state.clear()
-    if progress is not None:
-        progress.write("\n")
     return summary
 
 

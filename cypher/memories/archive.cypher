@@ -1,5 +1,6 @@
 // Soft delete: the memory stays in the graph as archived, hidden from default reads.
-// Archiving an archived memory changes nothing.
+// Archiving an archived memory changes nothing. It keeps the status it had, for a restore
+// (maintenance/restore).
 // params: agent, id, now
 // returns: optional
 MATCH (m:Memory {agent: $agent, id: $id})
@@ -8,7 +9,7 @@ SET m.locking = true
 REMOVE m.locking
 WITH m, m.status AS previous
 FOREACH (_ IN CASE WHEN previous <> 'archived' THEN [1] ELSE [] END |
-  SET m.status = 'archived', m.archived_at = datetime($now),
+  SET m.status = 'archived', m.archived_at = datetime($now), m.archived_from = previous, m.archived_reason = 'manual',
       m.updated_at = datetime($now), m.version = m.version + 1)
 RETURN previous, m {.*, embedding: null} AS memory,
        [(m)-[:ASSERTS]->(c:Claim) | c {.*}][0] AS claim

@@ -3,7 +3,7 @@
 // index should answer. `similarity` is the backend's vector.similarity.cosine, calibrated to
 // cosine by the caller. Rows: the best $limit shown memories, then (with $explain) the ones the
 // filters hid, with their `reason`. Each carries what the rerank weighs.
-// params: scan_cap, embedding, limit, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: scan_cap, embedding, limit, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: optional
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses AND m.embedding IS NOT NULL

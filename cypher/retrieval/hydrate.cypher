@@ -3,7 +3,7 @@
 // tenants match nothing. Run by RetrievalService.hydrate only, always with $explain false (the
 // search's results, and the memories context's link expansion reached), so what the filter hides
 // never comes back; with $explain true it would, with its `reason`.
-// params: ids, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: ids, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: many
 UNWIND $ids AS id
 MATCH (m:Memory {agent: $agent, id: id})

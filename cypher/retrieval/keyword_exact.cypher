@@ -8,7 +8,7 @@
 // ArcadeDB gives all of a statement's regular expressions one budget (arcadedb.command.regexTimeout,
 // 1 s), which 500 long memories times 30 terms of a long query exhausted on busy cores. Each hit says
 // which terms it holds and how many words it has; the caller scores them with BM25 over the tenant.
-// params: scan_cap, patterns, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: scan_cap, patterns, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: optional
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses

@@ -8,7 +8,7 @@
 // memory's length its words as retrieval/keyword_exact counts them. The filters apply after scoring;
 // shown hits come best first, at most $limit, each with what the rerank weighs and its text (for
 // the matched terms); with $explain the hidden ones follow with their reason.
-// params: queries, cap, limit, k1, b, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: queries, cap, limit, k1, b, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: one
 OPTIONAL MATCH (ks:KeywordStats {agent: $agent})
 WITH coalesce(ks.memories, 0) AS memories, coalesce(ks.words, 0) AS words

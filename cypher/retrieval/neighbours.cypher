@@ -4,7 +4,7 @@
 // backend's vector.similarity.cosine, calibrated by the caller) and what the rerank weighs. Every
 // turn on the way is screened by search's visibility filter, so a hidden turn is neither returned
 // nor walked through; other tenants' memories are never reached.
-// params: ids, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before
+// params: ids, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns
 // returns: many
 UNWIND $ids AS id
 MATCH (p:Memory {agent: $agent, id: id})

@@ -5,7 +5,7 @@
 // filtered); with $explain the hidden ones come back too, for the explain counts. Other tenants'
 // nodes are never returned, explain or not. Each hit carries what the rerank weighs, so only the
 // memories a search returns need hydrating.
-// params: k, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, explain
+// params: k, embedding, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: one
 CALL db.index.vector.queryNodes('memory_embedding', $k, $embedding) YIELD node AS m, score
 // include: retrieval/tenant_hits

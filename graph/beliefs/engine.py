@@ -35,6 +35,14 @@ class Book:
     aliases: dict[str, str]
     conflicts: list[dict[str, Any]] = field(default_factory=list)
 
+    def find(self, memory_id: str) -> tuple[SlotState, Belief] | None:
+        """The open slot that holds this belief, and the belief, if any does."""
+        for state in self.states.values():
+            belief = state.get(memory_id)
+            if belief is not None:
+                return state, belief
+        return None
+
     def state_of(self, claim: Claim) -> SlotState:
         return self.states[slot_key(self.agent, claim.subject, claim.predicate)]
 

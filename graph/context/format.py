@@ -1,13 +1,17 @@
-"""How a context reads: memories grouped by type in a fixed order, best first within a group,
-with validity windows and historical (superseded) memories marked. Pure."""
+"""How a context reads: one section per memory type, in a fixed order of priority (preferences, goals,
+facts, people and things, events, decisions, other), best first within a section, with validity
+windows marked; memories of the past (superseded, or stored as how things were) come last, in their
+own section, and only when the request lets them in. Pure."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
 HEADER = "## Relevant Memory Context"
-GROUPS = (("Preferences", ("preference",)), ("Goals", ("goal",)), ("Facts", ("fact",)), ("Events", ("event",)),
-          ("Decisions", ("decision",)), ("Other", ("procedure", "action", "other")))
+GROUPS = (("Preferences", ("preference",)), ("Goals", ("goal",)), ("Facts", ("fact",)),
+          ("People and things", ("entity",)), ("Events", ("event",)), ("Decisions", ("decision",)),
+          ("Other", ("procedure", "action", "other")))
+HISTORY = "Historical"  # the last section: what was so, not what is
 _KNOWN = {t for _, types in GROUPS for t in types}  # any other type lands in Other
 
 
@@ -20,6 +24,14 @@ class ContextItem:
     valid_from: datetime | None = None
     valid_until: datetime | None = None
     historical: bool = False  # superseded: shown only when asked for, and marked
+    past: bool = False  # stored as how things were ("I used to ..."): shown only for a question about the past
+
+    @property
+    def section(self) -> str:
+        if self.historical or self.past:
+            return HISTORY
+        kind = self.memory_type if self.memory_type in _KNOWN else "other"
+        return next(title for title, types in GROUPS if kind in types)
 
 
 def _line(item: ContextItem) -> str:
@@ -30,6 +42,8 @@ def _line(item: ContextItem) -> str:
         marks.append(f"valid {start} to {end}")
     if item.historical:
         marks.append("historical, superseded")
+    elif item.past:
+        marks.append("historical")
     text = " ".join(item.text.split())  # one memory, one line
     return f"- {text}" + (f" ({'; '.join(marks)})" if marks else "")
 
@@ -39,9 +53,8 @@ def format_context(items: list[ContextItem]) -> str:
     if not items:
         return ""
     parts = [HEADER]
-    for title, types in GROUPS:
-        members = sorted((i for i in items if (i.memory_type if i.memory_type in _KNOWN else "other") in types),
-                         key=lambda i: (-i.value, i.id))
+    for title in [*(t for t, _ in GROUPS), HISTORY]:
+        members = sorted((i for i in items if i.section == title), key=lambda i: (-i.value, i.id))
         if members:
             parts.append(f"### {title}")
             parts.extend(_line(i) for i in members)

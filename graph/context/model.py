@@ -36,8 +36,9 @@ class Candidate:
 class ContextResult:
     packed: Packed
     candidates: dict[str, Candidate]
-    max_tokens: int | None
+    max_tokens: int | None  # the budget it was packed into: the request's, else the agent's default
     search_meta: SearchMeta | None
+    past: bool = False  # the question asked how things were: the past was let in, in its own section
 
 
 def check_context(query: ContextQuery) -> ContextQuery:

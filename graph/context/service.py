@@ -10,6 +10,7 @@ Visibility for every later read of the request, `hydrate` for the memories expan
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 
 from graph.context.format import ContextItem
@@ -19,6 +20,7 @@ from graph.context.tokens import TokenEstimator
 from graph.core.timeutil import utcnow
 from graph.core.vocab import SUPERSEDED
 from graph.links.expansion import Expand, Reached, related
+from graph.preferences import PreferenceService
 from graph.retrieval import Evidence, RetrievalService, SearchQuery, Visibility, Weights, check_query, score
 from graph.store.gateway import GraphRunner
 
@@ -26,13 +28,26 @@ __all__ = ["Candidate", "ContextQuery", "ContextResult", "ContextService"]
 
 
 class ContextService:
-    def __init__(self, runner: GraphRunner, retrieval: RetrievalService, estimate: TokenEstimator) -> None:
+    def __init__(self, runner: GraphRunner, retrieval: RetrievalService, estimate: TokenEstimator,
+                 preferences: PreferenceService | None = None,
+                 asks_about_the_past: Callable[[str], bool] = lambda text: False) -> None:
         self.runner, self.retrieval, self.estimate = runner, retrieval, estimate
+        self.preferences = preferences  # each agent's default budget and per-type quotas
+        # Whether a question asks how things were (the asking router's reading, given by graph/services.py):
+        # then the past comes in, in its own section; otherwise only the present does.
+        self.asks_about_the_past = asks_about_the_past
 
     async def context(self, query: ContextQuery) -> ContextResult:
         check_context(query)
         search = check_query(replace(query.search, limit=2 * query.max_memories, track_access=False,
                                      expand=Expand()))
+        past = self.asks_about_the_past(search.text)
+        asked_for_superseded = SUPERSEDED in search.statuses
+        if past and not asked_for_superseded:
+            search = replace(search, statuses=(*search.statuses, SUPERSEDED))
+        prefs = await self.preferences.get(search.agent) if self.preferences is not None else None
+        max_tokens = query.max_tokens if query.max_tokens is not None or prefs is None else prefs.context_max_tokens
+        quotas = prefs.type_quotas if prefs is not None else {}
         weights = search.rerank or Weights()
         # Embedded while the search's full-text query runs; the memories reached need the vector too.
         embedding = asyncio.ensure_future(self.retrieval.embed(search.text))
@@ -44,11 +59,16 @@ class ContextService:
                 for h in result.hits}
         pool.update(await self._reached(search, shown, await embedding, reached, set(pool), weights))
 
-        items = [_item(c) for c in pool.values()]
-        packed = pack(items, query.max_tokens, self.estimate) if query.max_tokens is not None \
-            else top(items, query.max_memories, self.estimate)
+        # The past only for a question about it, or a request that asked for superseded memories. A request
+        # that travels in time (as_of, known_at) sees what held then, which is superseded by now.
+        then = search.as_of is not None or search.known_at is not None
+        items = [i for i in (_item(c) for c in pool.values())
+                 if past or not (i.past or (i.historical and not (asked_for_superseded or then)))]
+        packed = pack(items, max_tokens, self.estimate, quotas) if max_tokens is not None \
+            else top(items, query.max_memories, self.estimate, quotas)
         self.retrieval.access.record(search.agent, [i.id for i in packed.included])
-        return ContextResult(packed=packed, candidates=pool, max_tokens=query.max_tokens, search_meta=result.meta)
+        return ContextResult(packed=packed, candidates=pool, max_tokens=max_tokens, search_meta=result.meta,
+                             past=past)
 
     async def _reached(self, search: SearchQuery, shown: Visibility, embedding: list[float], reached: Reached,
                        pool: set[str], weights: Weights) -> dict[str, Candidate]:
@@ -75,4 +95,5 @@ class ContextService:
 def _item(c: Candidate) -> ContextItem:
     m = c.memory
     return ContextItem(id=m.id, text=m.text, memory_type=m.memory_type, value=c.value, valid_from=m.valid_from,
-                       valid_until=m.valid_until, historical=m.status == SUPERSEDED)
+                       valid_until=m.valid_until, historical=m.status == SUPERSEDED,
+                       past=m.historical and m.status != SUPERSEDED)

@@ -158,10 +158,11 @@ class EntityService:
 
         return await self.runner.write_tx(work)
 
-    async def merge(self, agent: str, keep_id: str, gone_id: str, actor: str) -> Entity:
+    async def merge(self, agent: str, keep_id: str, gone_id: str, actor: str, job_id: str | None = None) -> Entity:
         """Folds `gone` into `keep` in one transaction: claims about it, its relationships and their
         evidence move over (a relationship that exists at both folds into one; one that would join
-        `keep` to itself goes, its memories stay), its names become aliases of `keep`."""
+        `keep` to itself goes, its memories stay), its names become aliases of `keep`. `job_id`: the
+        maintenance job that merges (consolidation), for the audit record."""
         check_agent(agent)
         if keep_id == gone_id:
             raise InvalidInput("merge", "must name another entity than `keep`")
@@ -192,7 +193,7 @@ class EntityService:
                                 aliases=_alias_rows(agent, names), kind=kind)
             await audit.record(tx, agent, OP_ENTITY_MERGE, actor, [], before={"keep": keep_id, "gone": gone_id},
                                after={"entity": keep_id, "aliases": names, "relations_moved": len(moves),
-                                      "relations_folded": len(folds)})
+                                      "relations_folded": len(folds)}, job_id=job_id)
             return entity_from_map(done["entity"])
 
         return await self.runner.write_tx(work)

@@ -18,6 +18,7 @@ _WHY_ENGINE = {
     "DIGEST_OF": "consolidation writes DIGEST_OF when it digests memories",
     "NEXT": "the write path joins the turns of a conversation thread with NEXT in the order they arrive; "
             "store turns with `thread` instead",
+    "DUPLICATE_OF": "consolidation writes DUPLICATE_OF when it merges a near-duplicate into the memory that stays",
 }
 
 

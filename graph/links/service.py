@@ -1,5 +1,6 @@
 """Typed edges between one tenant's memories (docs/graph.md): users add and remove CAUSES,
-SUPPORTS and PROMOTED_FROM; the engine owns SUPERSEDES, CONTRADICTS and DIGEST_OF. Every edge
+SUPPORTS, PROMOTED_FROM, OUTCOME_OF (an outcome to its decision) and PROGRESS_ON (progress to its
+goal); the engine owns SUPERSEDES, CONTRADICTS and DIGEST_OF. Every edge
 says when and by whom it was made. CAUSES stays acyclic: a causal chain must end somewhere."""
 from __future__ import annotations
 

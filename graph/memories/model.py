@@ -60,6 +60,9 @@ class NewMemory:
     recurrence: str | None = None  # an RFC 5545 RRULE ("every Monday": FREQ=WEEKLY;BYDAY=MO)
     historical: bool = False  # says how things were ("I used to ..."), not how they are
     thread: str | None = None  # the conversation it was said in (a session or chat id): threads.py
+    # Active memories this one succeeds whatever their slot (an ingestion decision: a claimless
+    # change, a relationship that became another); the belief engine weighs each as a rival.
+    supersedes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -185,6 +185,9 @@ def check_new(item: NewMemory, where: str, max_text_chars: int) -> dict[str, Any
         raise InvalidInput(f"{where}secrets", f"must be one of {', '.join(SECRET_MODES)}")
     if item.claim is not None:
         check_claim(item.claim, f"{where}claim")
+    if isinstance(item.supersedes, (str, bytes)) or not isinstance(item.supersedes, (tuple, list)) \
+            or not all(isinstance(i, str) and 0 < len(i) <= 100 for i in item.supersedes):
+        raise InvalidInput(f"{where}supersedes", "must be a list of memory ids")
     return {"importance": importance, "tags": tags, "metadata": metadata}
 
 

@@ -18,6 +18,11 @@ def _analyzer() -> SentimentIntensityAnalyzer:
     return SentimentIntensityAnalyzer()  # loads the lexicon once per process
 
 
+def valence(word: str) -> float:
+    """A word's valence in VADER's lexicon (-4..4), 0.0 for a word it does not hold."""
+    return float(_analyzer().lexicon.get(word.lower(), 0.0))
+
+
 def sentiment_of(text: str) -> float:
     """The text's compound sentiment, -1..1, rounded to 4 places (what is stored)."""
     return round(float(_analyzer().polarity_scores(text)["compound"]), 4)

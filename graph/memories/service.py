@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from graph import audit
-from graph.audit import DEFAULT_ACTOR, DEFAULT_TRAIL_PAGE, AuditService, OperationPage
+from graph.audit import DEFAULT_ACTOR, DEFAULT_TRAIL_PAGE, AuditService, Entry, OperationPage
 from graph.core import cursor
 from graph.core.checks import check_choice, check_limit
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
@@ -193,26 +193,42 @@ async def hard_delete_in(tx: Tx, agent: str, memory_id: str, actor: str, *, op: 
     the memory, its relationships, every node only it referenced, its conflicts, its idempotency
     answers, and every mention of its id; the deletion is audited under `op` without content (`after`
     may add why). None when the tenant has no such memory; otherwise the nodes removed besides it."""
-    reach = await tx.one("memories/hard_delete_reach", agent=agent, id=memory_id)
-    if reach["found"] == 0:
-        return None
-    await tx.scalar("memories/hard_delete_records", agent=agent, id=memory_id)
-    await tx.scalar("memories/hard_delete_idempotency", agent=agent, id=memory_id)
-    await tx.scalar("memories/hard_delete_mentions", agent=agent, id=memory_id)
-    if reach["thread"] is not None:
-        await tx.scalar("memories/threads/unlink", agent=agent, id=memory_id,
-                        thread_key=thread_key(agent, reach["thread"]), now=iso(utcnow()))
-    await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=-1)
-    await tx.scalar("memories/hard_delete_memory", agent=agent, id=memory_id)
+    found, removed = await hard_delete_many_in(tx, agent, [memory_id], actor, op=op, job_id=job_id,
+                                               why={memory_id: after or {}})
+    return removed if found else None
+
+
+async def hard_delete_many_in(tx: Tx, agent: str, memory_ids: Sequence[str], actor: str, *,
+                              op: str = OP_HARD_DELETE, job_id: str | None = None,
+                              why: dict[str, dict[str, Any]] | None = None) -> tuple[set[str], int]:
+    """Hard deletes of several memories at once, in the caller's transaction (a maintenance job that
+    prunes a batch): as `hard_delete_in` for each, with every mention of their ids scrubbed in one
+    pass over the tenant instead of one per memory. Each deletion has its own audit record (`why[id]`
+    may add why). Answers the ids the tenant had (the others are left alone) and how many nodes only
+    they referenced went with them."""
+    reach = await tx.one("memories/hard_delete_reach", agent=agent, ids=list(memory_ids))
+    found = set(reach["found"])
+    if not found:
+        return found, 0
+    ids = sorted(found)
+    await tx.scalar("memories/hard_delete_records", agent=agent, ids=ids)
+    await tx.scalar("memories/hard_delete_idempotency", agent=agent, ids=ids)
+    await tx.scalar("memories/hard_delete_mentions", agent=agent, ids=ids)
+    await tx.scalar("memories/keyword_stats", agent=agent, ids=ids, sign=-1)
+    # A turn leaves its thread joined, one at a time: each unlink sees the turns still there.
+    for turn in sorted(reach["turns"], key=lambda t: t["id"]):
+        await tx.scalar("memories/threads/unlink", agent=agent, id=turn["id"],
+                        thread_key=thread_key(agent, turn["thread"]), now=iso(utcnow()))
+        await tx.scalar("memories/hard_delete_memory", agent=agent, ids=[turn["id"]])
+    await tx.scalar("memories/hard_delete_memory", agent=agent, ids=ids)
     removed, pending = 0, list(reach["reach"])
     for _ in range(MAX_ORPHAN_PASSES):
-        if not pending:
-            break
-        deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending)
+        deleted = await tx.scalar("memories/delete_orphans", agent=agent, element_ids=pending) if pending else 0
         if deleted == 0:
             break
         removed += deleted
-    if reach["claim_key"]:
-        await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=reach["claim_key"])
-    await audit.record(tx, agent, op, actor, [], after={"id": memory_id, **(after or {})}, job_id=job_id)
-    return removed
+    for key in sorted(k for k in reach["claim_keys"] if k):
+        await tx.scalar("beliefs/drop_idle_slot", agent=agent, key=key)
+    await audit.record_all(tx, agent, [Entry(op, actor, [], after={"id": i, **(why or {}).get(i, {})}, job_id=job_id)
+                                       for i in ids])
+    return found, removed

@@ -119,6 +119,28 @@ ACCESS_DROPPED = Counter(
     "Memories whose access counts were dropped because their write failed (logged as well).",
     registry=REGISTRY)
 
+# Durable jobs (graph/jobs, graph/maintenance). The queue lives in the database, shared by every
+# process: credence_jobs is counted from it at each scrape, so any process reports the whole queue;
+# the outcomes and durations are those of the jobs this process's workers ran.
+JOB_BUCKETS = (0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3600.0, 14_400.0)
+JOBS = Gauge(
+    "credence_jobs",
+    "Jobs in the queue (the database, all processes) by status (queued, running, succeeded, cancelled, dead) "
+    "and kind, as counted at this scrape.",
+    ["status", "kind"], registry=REGISTRY)
+JOBS_RUNNING = Gauge(
+    "credence_jobs_running", "Jobs this process's workers are running now, by kind.", ["kind"], registry=REGISTRY)
+JOB_OUTCOMES = Counter(
+    "credence_job_outcomes",
+    "Job attempts this process's workers ended, by kind and outcome: succeeded, retried (failed, queued again "
+    "after its backoff), dead (failed its last attempt), cancelled, lost (its lease ran out first), released "
+    "(handed back at shutdown).",
+    ["kind", "outcome"], registry=REGISTRY)
+JOB_SECONDS = Histogram(
+    "credence_job_duration_seconds", "One attempt of a job in this process, by kind and outcome.",
+    ["kind", "outcome"], buckets=JOB_BUCKETS, registry=REGISTRY)
+
+
 
 def exposition(accept: str | None) -> tuple[bytes, str]:
     """The registry in the format the scraper asks for (Prometheus' text format unless it accepts

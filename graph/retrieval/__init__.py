@@ -12,6 +12,7 @@ workers and pipelines that call the domain directly) use. Each piece has one hom
 - `score(mode, evidence, memory, weights, now)`: one memory's fused relevance and four-signal
   composite (`Scored`), the same for a search candidate and a memory reached another way;
 - `check_query`: the domain's rules for a `SearchQuery`, which every public method applies."""
+from graph.retrieval.exclusion import MAX_EXCLUDED, MAX_EXCLUDED_CHARS
 from graph.retrieval.model import (
                                    MAX_AGENTS,
                                    MAX_FILTER_TAGS,
@@ -31,6 +32,7 @@ from graph.retrieval.scoring import Evidence, Rankable, Scored, score
 from graph.retrieval.service import RetrievalService
 from graph.retrieval.visibility import Visibility
 
-__all__ = ["MAX_AGENTS", "MAX_FILTER_TAGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_SEARCHES", "MAX_SESSION_CHARS",
+__all__ = ["MAX_AGENTS", "MAX_EXCLUDED", "MAX_EXCLUDED_CHARS",
+           "MAX_FILTER_TAGS", "MAX_LIMIT", "MAX_QUERY_CHARS", "MAX_SEARCHES", "MAX_SESSION_CHARS",
            "Evidence", "Hydrated", "Rankable", "RetrievalService", "Scored", "SearchHit", "SearchMeta", "SearchQuery",
            "SearchResult", "Signals", "Visibility", "Weights", "check_query", "score"]

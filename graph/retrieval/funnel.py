@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from graph.core.vocab import ACTIVE, ARCHIVED, DISPUTED, QUARANTINED, STATUSES, SUPERSEDED
 
 FILTER_REASONS = ("scope_mismatch", "validity_mismatch", "not_yet_effective", "expired", "above_sensitivity",
-                  "filtered")
+                  "excluded", "filtered")
 
 
 def funnel(reasons: Mapping[str, str | None], hidden_statuses: Mapping[str, int], unseen_kept: int,

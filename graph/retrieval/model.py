@@ -20,6 +20,7 @@ from graph.core.vocab import (
 from graph.links.expansion import Expand, Related, check_expand
 from graph.memories.model import Memory
 from graph.memories.rules import MAX_TAG_CHARS, check_agent
+from graph.retrieval.exclusion import MAX_EXCLUDED, MAX_EXCLUDED_CHARS
 from graph.retrieval.rerank import Signals, Weights
 from graph.retrieval.visibility import Visibility
 
@@ -54,6 +55,7 @@ class SearchQuery:
     track_access: bool = True  # context counts only what it includes, so it turns this off
     expand: Expand = Expand()  # recall with relationships: each hit's related memories (depth 0: none)
     sensitivity_ceiling: str = DEFAULT_SENSITIVITY_CEILING  # normal | sensitive | private: the most sensitive shown
+    exclude: tuple[str, ...] = ()  # terms whose memories are left out, inside the query ("but not Italian")
 
 
 def check_query(query: SearchQuery) -> SearchQuery:
@@ -80,6 +82,7 @@ def check_query(query: SearchQuery) -> SearchQuery:
     if query.memory_types is not None:
         _check_names(query.memory_types, "memory_types", MEMORY_TYPES)
     _check_tags(query.tags)
+    _check_exclude(query.exclude)
     if not isinstance(query.sensitivity_ceiling, str) or query.sensitivity_ceiling not in SENSITIVITIES:
         raise InvalidInput("sensitivity_ceiling", f"must be one of {', '.join(SENSITIVITIES)}")
     if query.session_id is not None:
@@ -118,6 +121,17 @@ def _check_names(values: Any, field: str, vocabulary: tuple[str, ...]) -> None:
     for i, value in enumerate(values):
         if not isinstance(value, str) or value not in vocabulary:
             raise InvalidInput(f"{field}[{i}]", f"must be one of {', '.join(vocabulary)}")
+
+
+def _check_exclude(terms: Any) -> None:
+    if isinstance(terms, (str, bytes)) or not isinstance(terms, (tuple, list)):
+        raise InvalidInput("exclude", "must be a list of strings")
+    if len(terms) > MAX_EXCLUDED:
+        raise InvalidInput("exclude", f"holds {len(terms)} terms; the limit is {MAX_EXCLUDED}")
+    for i, term in enumerate(terms):
+        if not isinstance(term, str) or not term.strip() or len(term) > MAX_EXCLUDED_CHARS:
+            raise InvalidInput(f"exclude[{i}]", f"must hold 1 to {MAX_EXCLUDED_CHARS} characters")
+        check_unicode(term, f"exclude[{i}]")
 
 
 def _check_tags(tags: Any) -> None:

@@ -18,6 +18,7 @@ from graph.embedding.encoder import AsyncEncoder
 from graph.links.expansion import related
 from graph.memories.access import AccessTracker
 from graph.memories.records import memory_from_map
+from graph.preferences import PreferenceService, cap_ceiling
 from graph.retrieval import keywords, neighbours
 from graph.retrieval.across_tenants import AcrossTenants, merge
 from graph.retrieval.candidates import Candidates, CandidateSearch, Found
@@ -67,9 +68,10 @@ def pool_size(limit: int) -> int:
 class RetrievalService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
                  exact_scan_max: int, vector_max_k: int, keyword_max_k: int,
-                 neighbour_lift: float = neighbours.DEFAULT_LIFT) -> None:
+                 neighbour_lift: float = neighbours.DEFAULT_LIFT, preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
         self.neighbour_lift = neighbour_lift  # 0: conversation turns rank on their own
+        self.preferences = preferences  # each agent's sensitivity ceiling caps its searches
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
                                           keyword_max_k=keyword_max_k)
         self._stale = False
@@ -119,7 +121,16 @@ class RetrievalService:
         check_query(query)
         if isinstance(embedding, list):
             self._check_embedding(embedding)
+        query = await self.honour_preferences(query)
         return await self._search(query, self.embed(query.text) if embedding is None else embedding)
+
+    async def honour_preferences(self, query: SearchQuery) -> SearchQuery:
+        """The query as the agent's memory preferences allow it: a sensitivity ceiling no higher
+        than the agent's (graph/preferences)."""
+        if self.preferences is None:
+            return query
+        ceiling = cap_ceiling(query.sensitivity_ceiling, await self.preferences.get(query.agent))
+        return query if ceiling == query.sensitivity_ceiling else replace(query, sensitivity_ceiling=ceiling)
 
     async def search_many(self, queries: list[SearchQuery]) -> list[SearchResult]:
         """One model call for all the query texts, then the searches side by side."""
@@ -130,6 +141,7 @@ class RetrievalService:
                 check_query(query)
             except InvalidInput as exc:
                 raise InvalidInput(f"searches[{i}].{exc.field}", exc.message) from None
+        queries = [await self.honour_preferences(q) for q in queries]
         embeddings = await self.encoder.encode([q.text for q in queries])
         return list(await asyncio.gather(*(self._search(q, e.tolist())
                                            for q, e in zip(queries, embeddings, strict=True))))
@@ -145,7 +157,8 @@ class RetrievalService:
         if len(agents) > MAX_AGENTS:
             raise InvalidInput("agents", f"names {len(agents)} agents; the limit is {MAX_AGENTS}")
         embedding = await self.embed(query.text)
-        results = await asyncio.gather(*(self._search(replace(query, agent=a), embedding) for a in agents))
+        honoured = [await self.honour_preferences(replace(query, agent=a)) for a in agents]
+        results = await asyncio.gather(*(self._search(q, embedding) for q in honoured))
         return merge(dict(zip(agents, results, strict=True)), query.limit, reranked=query.rerank is not None)
 
     async def hydrate(self, ids: list[str], embedding: list[float], visibility: Visibility) -> dict[str, Hydrated]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from graph.core.timeutil import iso, to_utc, utcnow
 from graph.core.vocab import ACTIVE, DEFAULT_SENSITIVITY_CEILING, SUPERSEDED, sensitivities_up_to
+from graph.retrieval.exclusion import exclusion_params
 
 if TYPE_CHECKING:
     from graph.retrieval.model import SearchQuery
@@ -31,6 +32,7 @@ class Visibility:
     event_before: datetime | None = None
     explain: bool = False  # candidate queries also return the rows the block hid, with their reason
     sensitivity_ceiling: str = DEFAULT_SENSITIVITY_CEILING  # the most sensitive memories shown
+    exclude: tuple[str, ...] = ()  # a memory whose text holds one of these (whole words, any case) is hidden
 
     @classmethod
     def of(cls, query: SearchQuery, *, explain: bool | None = None) -> Visibility:
@@ -47,7 +49,7 @@ class Visibility:
                    created_after=query.created_after, created_before=query.created_before,
                    event_after=query.event_after, event_before=query.event_before,
                    explain=query.explain if explain is None else explain,
-                   sensitivity_ceiling=query.sensitivity_ceiling)
+                   sensitivity_ceiling=query.sensitivity_ceiling, exclude=tuple(query.exclude))
 
     @property
     def key(self) -> tuple[str, tuple[str, ...]]:
@@ -63,4 +65,4 @@ class Visibility:
                 "tags": list(self.tags), "memory_types": list(self.memory_types) if self.memory_types else None,
                 "created_after": iso(self.created_after), "created_before": iso(self.created_before),
                 "event_after": iso(self.event_after), "event_before": iso(self.event_before),
-                "explain": self.explain if explain is None else explain}
+                "explain": self.explain if explain is None else explain, **exclusion_params(self.exclude)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from graph.core.errors import SchemaMismatch
+from graph.core.errors import SchemaMismatch, StartupError
 from graph.core.tenant_token import tenant_token
 from graph.store.backends.connect import Backend
 from graph.store.gateway import GraphRunner
@@ -85,3 +85,13 @@ async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimens
             await asyncio.to_thread(backend.arcadedb.sql, statement.replace("{dimensions}", str(int(dimensions))))
     await runner.write("store/meta/set_embedding_meta", model=model, dimensions=dimensions)
     log.info("schema applied (%s backend, %d-dim vector index)", backend.kind, dimensions)
+
+
+async def check_schema(runner: GraphRunner, model: str, dimensions: int) -> None:
+    """For a process that does not own the schema (a worker apart from the API): the schema must have
+    been applied, by a service, for this embedding model's dimension."""
+    meta = await runner.read_tx(lambda tx: tx.one("store/meta/get_embedding_meta"))
+    if meta["dimensions"] is None:
+        raise StartupError("the graph has no schema yet: start the service (`python -m api`) on this database "
+                           "once before a worker process")
+    await check_embedding_dimensions(runner, model, dimensions)

@@ -22,7 +22,8 @@ VERSION = 1
 MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
                  "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count",
-                 "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment", "thread", "turn")
+                 "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment", "archived_from",
+                 "archived_reason", "thread", "turn")
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
                 "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until",
                 "effective_from", "expires_at")
@@ -43,6 +44,9 @@ EDGE_PROPERTIES = {
     "CAUSES": EDGE_COMMON,
     "PROMOTED_FROM": EDGE_COMMON,
     "DIGEST_OF": EDGE_COMMON,
+    "OUTCOME_OF": EDGE_COMMON,
+    "PROGRESS_ON": EDGE_COMMON,
+    "DUPLICATE_OF": EDGE_COMMON,
     "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
     "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
     "NEXT": EDGE_COMMON,

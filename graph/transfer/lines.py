@@ -289,6 +289,9 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
                                default=DEFAULT_SENSITIVITY),
         "recurrence": check_recurrence(item.get("recurrence"), "memory.recurrence"),
         "historical": bool(_bool(item.get("historical"), "memory.historical")),
+        # What an archived memory returns to on a restore, and why it was archived (docs/maintenance.md).
+        "archived_from": _choice(item.get("archived_from"), "memory.archived_from", STATUSES),
+        "archived_reason": _text(item.get("archived_reason"), "memory.archived_reason", MAX_SHORT),
         # Older exports carry no sentiment: it is scored from the text, as on every write.
         "sentiment": sentiment_of(item.get("text") or ""),
         "thread": check_thread(item.get("thread"), "memory.thread"),

@@ -24,9 +24,10 @@ from graph import audit
 from graph.audit import DEFAULT_ACTOR, Entry
 from graph.beliefs.engine import Book, open_slots, pending_rows, settle
 from graph.beliefs.precedence import Contender, Verdict, decide
+from graph.beliefs.predicates import PredicateSchema
 from graph.beliefs.rivalry import may_have_rivals
 from graph.beliefs.slot_queue import SlotQueue
-from graph.beliefs.slots import Belief
+from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.trust import compute_trust
 from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
@@ -47,6 +48,7 @@ from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
 from graph.memories.threads import appends
+from graph.preferences import PreferenceService, never_store_reason, retention_expiry
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
 
@@ -62,10 +64,19 @@ class _Claimed:
     trust: float = 0.0
 
 
+# A claimed write of at most this many memories opens its transaction while its texts are embedded,
+# holding its slot locks, and the transaction's time budget (CREDENCE_BACKEND_TIMEOUT), for the wait:
+# milliseconds for a few texts. A larger write embeds first: on a busy machine a batch's model call
+# can take longer than the budget, and its locks would keep the slots' other writers waiting meanwhile.
+OVERLAP_MAX = 16
+
+
 class WriteService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
-                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+                 on_vectors_written: Callable[[], None] = lambda: None,
+                 preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder = runner, encoder
+        self.preferences = preferences  # what each agent never stores, and how long it keeps each type
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
         self.slots = SlotQueue()  # claims on one belief slot take turns in this process
         # Told after every commit that adds vectors, so retrieval can fold them into its index.
@@ -80,8 +91,8 @@ class WriteService:
         decided in order, so claims in one batch see each other."""
         prepared = await self.prepare(items, field_prefix)
         try:
-            if not prepared.claimed:
-                await prepared.vectors()  # nothing to overlap: open the transaction once the vectors exist
+            if not prepared.overlaps:
+                await prepared.vectors()  # open the transaction once the vectors exist
             async with self.slots.hold(prepared.slot_keys()):
                 stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
         finally:
@@ -108,13 +119,14 @@ class WriteService:
         items, redacted = screen_many(list(items), field_prefix)
         checked = [check_new(item, f"{field_prefix}[{i}]." if field_prefix else "", self.max_text_chars)
                    for i, item in enumerate(items)]
+        items = await self._honour_preferences(items, field_prefix)
         now = iso(utcnow())
         rows = [memory_row(item, values, now) for item, values in zip(items, checked, strict=True)]
         for row, ident in zip(rows, ids or (), strict=False):
             row["props"]["id"] = check_uuid(ident, "ids")
-        # Claims are decided while the texts are embedded: the slots' read and the engine's decisions
-        # need no vector, so `write` waits for the vectors only before memories/create (a claimed
-        # write holds its slot locks for that wait).
+        # A small claimed write decides its claims while its texts are embedded (Prepared.overlaps):
+        # the slots' read and the engine's decisions need no vector, so `write` waits for the vectors
+        # only before memories/create.
         embedding = asyncio.ensure_future(self.encoder.encode([item.text for item in items]))
         return Prepared(list(items), rows, list(redacted), embedding)
 
@@ -135,6 +147,22 @@ class WriteService:
         return [replace(results[i], redacted=spans) if spans else results[i]
                 for i, spans in enumerate(prepared.redacted)]
 
+    async def _honour_preferences(self, items: list[NewMemory], field_prefix: str) -> list[NewMemory]:
+        """The agents' memory preferences, on items the domain's rules have checked: a memory of a
+        type or about a topic never to be stored refuses the write (naming the item, like any bad
+        item); a type with a retention expires after it unless the memory says when it expires."""
+        if self.preferences is None:
+            return items
+        now, out = utcnow(), []
+        for i, item in enumerate(items):
+            prefs = await self.preferences.get(item.agent)
+            refused = never_store_reason(prefs, item.memory_type, item.text, tuple(item.tags), item.category)
+            if refused is not None:
+                raise InvalidInput((f"{field_prefix}[{i}]." if field_prefix else "") + refused[0], refused[1])
+            expires = retention_expiry(prefs, item.memory_type, now, item.expires_at)
+            out.append(item if expires is item.expires_at else replace(item, expires_at=expires))
+        return out
+
 
 @dataclass
 class Prepared:
@@ -145,8 +173,10 @@ class Prepared:
     embedding: asyncio.Future[np.ndarray]  # the items' vectors, in their order
 
     @property
-    def claimed(self) -> bool:
-        return any(item.claim for item in self.items)
+    def overlaps(self) -> bool:
+        """Whether `write` should decide this write's claims while its texts are embedded (a small
+        claimed write); otherwise the caller waits for `vectors()` before opening the transaction."""
+        return len(self.items) <= OVERLAP_MAX and any(item.claim for item in self.items)
 
     def slot_keys(self) -> list[str]:
         """The belief slots and conversation threads the write touches, for the process's slot queue
@@ -176,6 +206,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     decided: list[tuple[int, _Claimed]] = []  # by the item's position in the write
     creates = [row for _, row in plain]
     last = utcnow()
+    book = Book(agent, {}, {})
     if claimed:
         book = await open_slots(tx, agent, [item.claim for _, item, _ in claimed if item.claim], last)
         for i, item, row in claimed:
@@ -186,6 +217,15 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             decided.append((i, outcome))
             if not outcome.deduplicated:
                 creates.append(row)
+    successors: dict[int, tuple[str, ...]] = {}
+    explicit = sorted({t for _, item, _ in entries for t in item.supersedes})
+    if explicit:
+        targets = {r["id"]: r for r in await tx.many("beliefs/targets_open", agent=agent, ids=explicit, now=iso(last))}
+        done = {i for i, o in decided if o.deduplicated}
+        for i, item, row in entries:
+            if item.supersedes and i not in done:
+                last = now = max(utcnow(), last + timedelta(microseconds=1))
+                successors[i] = _succeed(book, targets, item, row, now, actor, log)
     if creates:
         vectors = await prepared.vectors()  # the whole write's, in its items' order
         for i, _, row in entries:
@@ -198,11 +238,12 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
     if threads:
         for r in await tx.many("memories/threads/append", agent=agent, threads=threads, now=iso(utcnow())):
             maps[r["id"]]["memory"]["turn"] = r["turn"]
-    if claimed:
+    if claimed or explicit:
         await book.write(tx, last)
     await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)
 
-    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"])) for i, row in plain}
+    results = {i: StoreResult(memory=memory_from_map(maps[row["props"]["id"]]["memory"]),
+                              superseded=successors.get(i, ())) for i, row in plain}
     corroborated = {o.memory_id for _, o in decided if o.deduplicated and o.memory_id not in maps}
     if corroborated:
         for r in await tx.many("memories/get_many", agent=agent, ids=sorted(corroborated)):
@@ -215,10 +256,55 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             memory = replace(memory, corroboration=o.corroboration, trust=o.trust, confidence=o.trust)
             results[position] = StoreResult(memory=memory, deduplicated=True)
             continue
-        pending = next((c["id"] for c in o.conflicts if c["status"] == "pending"), None)
-        results[position] = StoreResult(memory=memory, superseded=o.superseded,
-                                          conflicts=tuple(c["id"] for c in o.conflicts), pending_conflict_id=pending)
+        conflicts = o.conflicts + tuple(c for c in book.conflicts if c["new_id"] == o.memory_id
+                                        and c not in o.conflicts)
+        pending = next((c["id"] for c in conflicts if c["status"] == "pending"), None)
+        results[position] = StoreResult(memory=memory, superseded=o.superseded + successors.get(position, ()),
+                                         conflicts=tuple(c["id"] for c in conflicts), pending_conflict_id=pending)
     return results
+
+
+def _succeed(book: Book, targets: dict[str, dict[str, Any]], item: NewMemory, row: dict[str, Any], now: datetime,
+             actor: str, log: list[Entry]) -> tuple[str, ...]:
+    """The belief engine's decision for a memory that explicitly succeeds others (NewMemory.supersedes):
+    each target, wherever its slot, is a rival under the precedence rules (a user correction, then
+    trust, then valid time). Beaten, it is superseded by this memory; not beaten, this memory waits
+    in quarantine with a pending conflict, as any write that loses on trust does."""
+    memory_id = row["props"]["id"]
+    trust = compute_trust(item.provenance.source).trust
+    me = Contender(memory_id, item.provenance.source, trust, now, item.event_at, None)
+    replaced: list[str] = []
+    for target in item.supersedes:
+        found = book.find(target)
+        if found is None:
+            if target not in targets:
+                continue  # gone, or no longer active: nothing to succeed
+            state = SlotState(f"explicit:{target}", PredicateSchema(predicate=""), [Belief.of(targets[target])])
+            book.states[state.key] = state
+            found = (state, state.beliefs[0])
+        state, belief = found
+        if belief.status != ACTIVE or row["props"]["status"] != ACTIVE:
+            continue
+        verdict = decide(me, [belief.contender(now)], policy="supersede", on_conflict=item.on_conflict)
+        clash = verdict.clashes[0]
+        if verdict.status == QUARANTINED:
+            row["props"].update(status=QUARANTINED, quarantine_reason=verdict.quarantine_reason,
+                                quarantine_details=f"conflicts with {target} (trust {clash.existing.trust:.2f} vs "
+                                                   f"{trust:.2f}, {clash.rule})")
+            book.record_conflicts(memory_id, pending_rows(verdict, trust))
+            log.append(Entry(OP_QUARANTINE, actor, [memory_id], after={
+                "reason": verdict.quarantine_reason, "details": row["props"]["quarantine_details"]}))
+            continue
+        if not clash.new_wins:
+            continue  # an older state than the target: it takes nothing from the present
+        state.supersede(target, clash.rule,
+                        {"new_id": memory_id, "new_trust": trust, "old_trust": clash.existing.trust})
+        replaced.append(target)
+    if replaced:
+        log.append(Entry(OP_SUPERSEDE, actor, [memory_id, *replaced],
+                         before={"status": dict.fromkeys(replaced, ACTIVE)},
+                         after={"status": dict.fromkeys(replaced, SUPERSEDED), "by": memory_id}))
+    return tuple(replaced)
 
 
 def _decide_claim(book: Book, item: NewMemory, row: dict[str, Any], now: datetime, actor: str,

@@ -199,9 +199,20 @@ CASES = {
     ("get", "/v1/entities/{entity_id}/neighbourhood"): {},
     ("get", "/v1/entities/{entity_id}/path/{to_id}"): {},
     ("get", "/v1/entities/{entity_id}/about"): {},
+    ("post", "/v1/jobs"): {"json": {"agent": OTHER, "kind": "expire"}},
+    ("get", "/v1/jobs"): {},
+    ("get", "/v1/jobs/{job_id}"): {},
+    ("post", "/v1/jobs/{job_id}/cancel"): {},
+    ("post", "/v1/jobs/{job_id}/retry"): {},
+    ("post", "/v1/memories/{memory_id}/restore"): {"json": {}},
+    ("post", "/v1/ask"): {"json": {"agent": OTHER, "question": "what do you know about me?"}},
+    ("get", "/v1/preferences"): {},
+    ("put", "/v1/preferences"): {"json": {"agent": OTHER}},
+    ("post", "/v1/consolidate"): {"json": {"agent": OTHER, "dry_run": True}},
+    ("post", "/v1/ingest"): {"json": {"agent": OTHER, "text": "I live in Lisbon."}},
 }
 PATH_VALUES = {"memory_id": MID, "conflict_id": MID, "to_id": MID, "link_type": "SUPPORTS", "predicate": "p",
-               "entity_id": MID}
+               "entity_id": MID, "job_id": MID}
 
 
 def test_every_route_refuses_an_agent_outside_the_key(client, agent):

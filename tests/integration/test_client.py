@@ -2,6 +2,7 @@
 The client is handed the app's TestClient (an httpx.Client), so every call is a real request."""
 from __future__ import annotations
 
+import io
 import json
 import socket
 import threading
@@ -150,6 +151,32 @@ def test_a_stale_version_raises_conflict_with_the_version_to_retry_with(api, age
     assert api.get(agent, stored.id).importance == 0.9
 
 
+def test_the_client_and_the_command_line_remember_from_what_was_said(api, agent, capsys, tmp_path, monkeypatch):
+    said = api.ingest(agent, ["I live in Berlin.", {"role": "user", "text": "We finally relocated to Lisbon!"}])
+    assert [(o.op, o.mode, o.claim.value if o.claim else None) for o in said.operations] == [
+        ("ADD", None, "Berlin"), ("UPDATE", "supersede", "Lisbon")]
+    assert said.extractor == "rules" and not said.dry_run
+    # A plain store read through ingestion answers its operations; without the flag, the memory.
+    job = api.remember(agent, "I work at Acme.", ingest=True)
+    assert job.ingested and [(o.op, o.claim.predicate) for o in job.operations] == [("ADD", "works_at")]
+    note = api.remember(agent, "Parking is on level 2.")
+    assert note.text == "Parking is on level 2." and not getattr(note, "ingested", False)
+
+    chat = tmp_path / "chat.txt"
+    chat.write_text('I left Acme and joined Globex.\n\n{"role": "assistant", "text": "Congrats!"}\n')
+    code, out, _ = cli(api, capsys, "ingest", agent, str(chat), "--dry-run")
+    planned = json.loads(out)
+    assert code == 0 and planned["dry_run"] is True
+    assert [(o["op"], o["claim"]["value"]) for m in planned["messages"] for o in m["operations"]] == [
+        ("UPDATE", "Globex")]
+    assert [m.text for m in api.memories(agent) if "Globex" in m.text] == []  # a dry run writes nothing
+    monkeypatch.setattr("sys.stdin", io.StringIO("My dentist is Dr. Lee.\n"))
+    code, out, _ = cli(api, capsys, "ingest", agent)
+    assert code == 0 and [o["claim"]["predicate"] for o in json.loads(out)["messages"][0]["operations"]] == ["dentist"]
+    code, _, err = cli(api, capsys, "ingest", agent, str(tmp_path / "missing.txt"))
+    assert code == 1 and "cannot read" in err
+
+
 def test_the_async_client_makes_the_same_calls(client, run, agent):
     async def session():
         # On the service's own event loop (the driver is bound to it), through the app's ASGI interface.
@@ -161,6 +188,8 @@ def test_the_async_client_makes_the_same_calls(client, run, agent):
                 found = await api.search(agent, "hot drinks", limit=1)
                 listed = [m.id async for m in api.memories(agent)]
                 history = await api.history(agent, stored.id)
+                said = await api.ingest(agent, ["My gym is PureGym."], dry_run=True)
+                assert [o.claim.value for o in said.operations if o.claim] == ["PureGym"]
                 with pytest.raises(NotFound):
                     await api.get(agent, str(uuid.uuid4()))
                 return stored, batch, found, listed, history
@@ -308,3 +337,34 @@ def test_every_retry_of_a_write_carries_the_same_idempotency_key(flaky):
     with pytest.raises(NotFound):
         anyio.run(remember)
     assert len(flaky.keys) == 3 and len(set(flaky.keys)) == 1
+
+
+def test_the_clients_and_the_command_line_ask_and_keep_preferences(api, client, run, agent, capsys):
+    api.remember(agent, "I live in Leeds", claim=belief("user", "lives_in", "Leeds"))
+    api.remember(agent, "I moved to Lisbon", claim=belief("user", "lives_in", "Lisbon"))
+    answer = api.ask(agent, "where did I use to live?")
+    assert (answer.intent, answer.explain.handler) == ("historical", "historical")
+    assert [(s.value, s.current) for s in answer.timeline] == [("Leeds", False), ("Lisbon", True)]
+    code, out, _ = cli(api, capsys, "ask", agent, "where did I use to live?", "--summary")
+    assert code == 0 and "Leeds" in out and "Lisbon" in out and "current" in out
+    code, out, _ = cli(api, capsys, "ask", agent, "what do you know about me?")
+    assert code == 0 and json.loads(out)["intent"] == "about_me"
+
+    prefs = api.set_preferences(agent, never_store_types=["event"], context_max_tokens=200)
+    assert (prefs.version, prefs.never_store_types) == (1, ["event"])
+    assert api.preferences(agent).context_max_tokens == 200
+    with pytest.raises(InvalidInput):
+        api.remember(agent, "Dinner on Friday", memory_type="event")
+    code, out, _ = cli(api, capsys, "preferences", agent)
+    assert code == 0 and json.loads(out)["never_store_types"] == ["event"]
+
+    async def session():
+        http = httpx.AsyncClient(transport=httpx.ASGITransport(app=client.app), base_url="http://testserver")
+        try:
+            async with AsyncCredence(http=http) as aio:
+                return await aio.ask(agent, "where did I use to live?"), await aio.preferences(agent)
+        finally:
+            await http.aclose()
+
+    asked, kept = run(session)
+    assert asked.timeline[-1].value == "Lisbon" and kept.version == 1

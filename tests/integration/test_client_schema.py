@@ -95,7 +95,8 @@ def test_each_call_reads_the_schema_its_route_answers_with(client):
     spec = client.get("/openapi.json").json()
     placeholders = {"str": "x", "str | None": None, "dict[str, Any]": {}, "list[str]": ["x"],
                     "list[str | dict[str, Any]]": ["x"], "list[dict[str, Any]]": [{}], "int | None": None,
-                    "Instant | None": None, "list[str] | None": None}
+                    "Instant | None": None, "list[str] | None": None, "bool": False, "dict[str, bool] | None": None,
+                    "dict[str, float] | None": None}
     checked = []
     for name, fn in inspect.getmembers(endpoints, inspect.isfunction):
         if fn.__module__ != endpoints.__name__ or name.startswith("_") or \

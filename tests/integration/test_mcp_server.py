@@ -29,7 +29,8 @@ from tests.integration.test_service_process import BACKENDS, free_port, launch, 
 pytestmark = pytest.mark.slow
 CREDENCE_MCP = shutil.which("credence-mcp", path=str(Path(sys.executable).parent))
 TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate", "conflicts", "resolve_conflict",
-         "quarantined", "review", "forget", "about", "entity_path"}
+         "quarantined", "review", "forget", "about", "entity_path", "ask", "job_status",
+         "consolidation_preview"}
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))
@@ -157,7 +158,31 @@ def test_feedback_review_and_forget_through_mcp(service):
             found = await call(mcp, "search", query="music the user likes", tags=["music"])
             assert found["results"] == []
 
+            # A maintenance job, enqueued over HTTP, run by the worker inside the service (on by
+            # default), followed through the job_status tool; another tenant's job is not found.
+            async with httpx.AsyncClient(base_url=service) as http:
+                await http.post("/v1/memories", json={"agent": agent, "text": "The gate code changed yesterday",
+                                                      "expires_at": "2020-01-01T00:00:00Z"})
+                job = (await http.post("/v1/jobs", json={"agent": agent, "kind": "expire"})).json()
+                other = (await http.post("/v1/jobs", json={"agent": new_agent(), "kind": "expire"})).json()
+            for _ in range(600):
+                status = await call(mcp, "job_status", job_id=job["id"])
+                if status["status"] == "succeeded":
+                    break
+                await anyio.sleep(0.1)
+            assert (status["status"], status["result"], status["actor"]) == ("succeeded", {"archived": 1}, "api")
+            assert "404" in await failure(mcp, "job_status", job_id=other["id"])
+            # Plain text, the user's own words, read by the service: a job change supersedes the old job.
+            first = await call(mcp, "remember", text="I work at Acme.", ingest=True)
+            assert first["ingested"] is True and [o["op"] for o in first["operations"]] == ["ADD"]
+            changed = await call(mcp, "remember", text="I left Acme and joined Globex.", ingest=True)
+            assert [(o["op"], o["mode"], o["claim"]["value"]) for o in changed["operations"]] == [
+                ("UPDATE", "supersede", "Globex")]
+
     anyio.run(session)
+    active = httpx.get(f"{service}/v1/memories", params={"agent": agent, "limit": 100}).json()["items"]
+    texts = {m["text"] for m in active}
+    assert "I left Acme and joined Globex." in texts and "I work at Acme." not in texts
 
 
 def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
@@ -187,6 +212,11 @@ def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
             assert [e["name"] for e in path["entities"]] == ["Seattle", "Acme", "user", "Dana", "Paris"]
             assert [r["type"] for r in path["relationships"]] == ["located_in", "works_at", "knows", "lives_in"]
 
+            asked = await call(mcp, "ask", question="who is Dana to me")  # routed, answered from the graph
+            assert tools["ask"].annotations.read_only_hint
+            assert (asked["intent"], asked["explain"]["handler"]) == ("relationship", "relationship")
+            assert [e["name"] for e in asked["path"]["entities"]] == ["user", "Dana"]
+
             far = await failure(mcp, "entity_path", source="Seattle", target="Paris", max_hops=3)
             assert "'Seattle' and 'Paris' are not connected within 3 relationships" in far
             assert "no entity named 'Globex'" in await failure(mcp, "about", name="Globex")
@@ -197,6 +227,23 @@ def test_what_do_we_know_about_x_and_how_two_entities_connect(service):
     # The same answer over plain HTTP, for the configured agent.
     plain = httpx.get(f"{service}/v1/entities/{about['entity']['id']}/about", params={"agent": agent}).json()
     assert plain["entity"] == about["entity"]
+
+
+def test_a_consolidation_preview_says_what_would_change_and_changes_nothing(service):
+    agent = new_agent()
+
+    async def session() -> dict[str, Any]:
+        async with stdio_session(service, agent) as mcp:
+            tools = {t.name: t for t in (await mcp.list_tools()).tools}
+            assert tools["consolidation_preview"].annotations.read_only_hint
+            for text in ("The user prefers window seats on trains", "The user prefers window seats on the train"):
+                await call(mcp, "remember", text=text)
+            return await call(mcp, "consolidation_preview")
+
+    preview = anyio.run(session)
+    assert preview["dry_run"] and preview["deduplicated"] == 1 and preview["changes"][0]["kind"] == "merge"
+    listed = httpx.get(f"{service}/v1/memories", params={"agent": agent}).json()["items"]
+    assert [m["status"] for m in listed] == ["active", "active"], "a preview changes nothing"
 
 
 def test_problems_become_tool_errors_with_the_service_s_own_detail(service):

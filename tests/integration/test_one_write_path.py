@@ -3,6 +3,7 @@ how many statements a claimed write costs, claims of one batch seeing each other
 by one, a manual resolution that keeps valid time, and the belief services' own input guards."""
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from datetime import UTC, datetime
 
@@ -12,6 +13,7 @@ from graph.beliefs.predicates import PredicateSchema
 from graph.core.errors import InvalidInput
 from graph.memories.model import Claim, NewMemory, Provenance
 from graph.store.gateway import Tx
+from graph.writes.service import OVERLAP_MAX
 
 # The issue's target for the common case: a new belief, or one that supersedes another.
 MAX_STATEMENTS_PER_CLAIM = 4
@@ -104,6 +106,25 @@ def test_claims_in_one_batch_see_each_other_as_if_written_one_by_one(services, r
     assert statuses["The user lives_in Paris"] == statuses["The user lives_in Berlin"] == "superseded"
     assert statuses["The user lives_in Rome"] == "quarantined"
     assert statuses["The user works_in Bergen"] == "active" and statuses["The user works_in Oslo"] == "superseded"
+
+
+def test_a_batch_is_embedded_outside_its_transactions_time_budget(services, run, agent, monkeypatch):
+    """A model call slower than CREDENCE_BACKEND_TIMEOUT (a large batch on a busy machine) must not
+    count against the transaction: a claimed batch above OVERLAP_MAX embeds first, then writes."""
+    encoder = services.writes.encoder
+    real = encoder.encode
+
+    async def slow(texts):
+        if len(texts) > OVERLAP_MAX:
+            await asyncio.sleep(6.0)
+        return await real(texts)
+
+    monkeypatch.setattr(encoder, "encode", slow)
+    monkeypatch.setattr(services.runner, "timeout", 5.0)
+    items = [NewMemory(agent=agent, text=f"Subject {i} lives in Porto.", provenance=Provenance("user_explicit"),
+                       claim=Claim(f"subject {i}", "lives_in", "Porto")) for i in range(OVERLAP_MAX + 1)]
+    stored = run(services.writes.store_many, items)
+    assert [r.memory.status for r in stored] == ["active"] * len(items)
 
 
 def test_a_manual_supersede_keeps_valid_time(client, agent):

@@ -26,9 +26,14 @@ def healthy() -> dict[str, str]:
     return {"kind": "none", "state": "external"}
 
 
+async def no_queue() -> None:
+    """/metrics counts the job queue in the database at each scrape; here there is none."""
+
+
 def app_client(backend_health=healthy, **settings) -> TestClient:
     """The real app over services that hold only settings and answer /health (nothing here needs more)."""
-    services = SimpleNamespace(settings=Settings(neo4j_uri=None, **settings), backend_health=backend_health)
+    services = SimpleNamespace(settings=Settings(neo4j_uri=None, **settings), backend_health=backend_health,
+                               maintenance=SimpleNamespace(publish_depth=no_queue))
     return TestClient(create_app(services=services))  # type: ignore[arg-type]
 
 

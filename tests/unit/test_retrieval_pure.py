@@ -197,8 +197,8 @@ def test_context_groups_by_type_in_a_stable_order_and_marks_validity_and_history
              item(4, "Runs a marathon\nin May", 0.7, "goal"), item(5, "Ships on Friday", 0.6, "action")]
     assert format_context(items) == (
         "## Relevant Memory Context\n### Preferences\n- Likes tea\n### Goals\n- Runs a marathon in May\n"
-        "### Facts\n- Lived in Oslo (valid 2019-01-01 to 2021-01-01; historical, superseded)\n"
-        "### Decisions\n- Decided to rent\n### Other\n- Ships on Friday\n")
+        "### Decisions\n- Decided to rent\n### Other\n- Ships on Friday\n"
+        "### Historical\n- Lived in Oslo (valid 2019-01-01 to 2021-01-01; historical, superseded)\n")
     assert format_context([]) == ""
 
 

@@ -24,6 +24,8 @@ CALL (slot, p) {
   // From the claim: its (agent, subject, predicate) index finds the slot's claims.
   MATCH (c:Claim {agent: $agent, subject: slot.subject, predicate: slot.predicate})<-[:ASSERTS]-(m:Memory)
   WHERE m.agent = $agent AND m.status IN ['active', 'superseded']
+    // An active memory past its expires_at has left the present: nothing is a duplicate or a rival of it.
+    AND (m.status <> 'active' OR m.expires_at IS NULL OR m.expires_at > datetime($now))
     AND ((c.exclusive AND coalesce(p.cardinality, 'single') = 'single')
          OR (m.status = 'active' AND c.normalized_value IN slot.values))
   WITH m, c, EXISTS { MATCH (:Memory {agent: $agent})-[:SUPERSEDES {reason: 'newer_valid_time'}]->(m) } AS succeeded

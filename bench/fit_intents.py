@@ -1,0 +1,62 @@
+"""Fits the router's intent classifier (graph/asking/intents.py) on the tuning half of the labelled
+questions, and writes it beside the module as graph/asking/intents.json, which the service ships.
+
+    .venv/bin/python bench/fit_intents.py            # write the file
+    .venv/bin/python bench/fit_intents.py --check    # exit 1 when the shipped file differs from a fresh fit
+
+Only `tune` lines are read: the test half stays unread, so bench/routing_quality.py measures the
+blend on questions neither the rules nor the classifier saw. Each question is embedded as the router
+embeds it (graph/asking/blend.py: names and the window replaced by stand-ins) with the service's
+default model; the fit is deterministic (lbfgs from zero), so the same lines give the same file up to
+the rounding of the floats."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from graph.asking import intents  # noqa: E402
+from graph.asking.blend import for_classifier  # noqa: E402
+
+DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
+
+
+def tune_rows() -> list[dict]:
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    return [r for r in rows if r["split"] == "tune"]
+
+
+def fitted() -> intents.IntentModel:
+    from graph.embedding.encoder import SentenceTransformerEmbedder
+
+    rows = tune_rows()
+    embedder = SentenceTransformerEmbedder(query_runtime="torch")
+    vectors = embedder.encode([for_classifier(r["question"]) for r in rows])
+    return intents.fit(vectors, [r["intent"] for r in rows], name=embedder.name)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
+    args = parser.parse_args()
+    model = fitted()
+    if args.check:
+        shipped = intents.shipped()
+        same = (shipped is not None and shipped.labels == model.labels and shipped.name == model.name
+                and np.allclose(shipped.weights, model.weights, atol=1e-4)
+                and np.allclose(shipped.bias, model.bias, atol=1e-4))
+        print("the shipped classifier matches a fresh fit" if same else "the shipped classifier is stale")
+        sys.exit(0 if same else 1)
+    intents.SHIPPED.write_text(model.to_json() + "\n")
+    print(f"wrote {intents.SHIPPED.relative_to(ROOT)}: {len(model.labels)} intents x {model.dimensions} dims, "
+          f"fitted on {len(tune_rows())} tuning lines with {model.name}")
+
+
+if __name__ == "__main__":
+    main()

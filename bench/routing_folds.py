@@ -1,0 +1,335 @@
+"""How well the question router generalises to phrasings it was not written from, measured inside
+the tuning half of the labelled questions (the test half stays unread).
+
+    .venv/bin/python bench/routing_folds.py              # held-out fold accuracy of each variant
+    .venv/bin/python bench/routing_folds.py --misses     # and the held-out misses, per variant
+    .venv/bin/python bench/routing_folds.py --record     # and write the table into docs/benchmarks.md
+
+The tuning half is split into five folds by intent and phrasing family: lines that share most of
+their words ("what happened last week" and "what happened last week, other than the work stuff")
+form one family and go to one fold, and families are dealt to the folds so that each fold holds a
+like share of every intent. Each fold is then routed as if it had never been seen:
+
+- the rules, ablated: every alternative of every pattern the rules match with (the markers, windows,
+  exclusions and slot words: each `|` branch, down to single words of a lexicon) that matches only
+  lines of the held-out fold among the tuning lines is switched off, so a phrase written for one
+  line of that fold alone does not count for it. Alternatives that match lines of two folds or more,
+  or none, stay: a writer with the other folds in hand would have had them; so do plain phrases the
+  dataset's guide (questions_labelled.md, the specification every writer starts from) spells out,
+  such as its list of exclusion markers. The code around the patterns is not ablated; a synonym any
+  writer would add from the word next to it is, so the figure is rough in both directions;
+- the intent classifier (graph/asking/intents.py) fitted on the other four folds' embeddings;
+- both combined as the service combines them (graph/asking/blend.py).
+
+Deterministic: the folds, the ablation and the fit depend on the tuning lines alone."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.record import record  # noqa: E402
+from graph.asking import blend, intents, markers, rules, slots  # noqa: E402
+from graph.asking.question import prepare  # noqa: E402
+
+DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
+FOLDS = 5
+_NEVER = "(?!)"  # a branch switched off matches nothing
+
+
+def load_tune() -> list[dict]:
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    return [r for r in rows if r["split"] == "tune"]
+
+
+# -- folds -----------------------------------------------------------------------------------------------------
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z']+", text.lower()))
+
+
+def families(rows: list[dict]) -> list[list[int]]:
+    """Near-twins join one family: at least three words shared, covering 80% of the shorter line,
+    and the longer line at most 2.5 times the shorter (so one short line is no twin of every long
+    line that happens to contain its words)."""
+    words = [_words(r["question"]) for r in rows]
+    parent = list(range(len(rows)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(rows)):
+        for j in range(i + 1, len(rows)):
+            a, b = words[i], words[j]
+            shared, short, long_ = len(a & b), min(len(a), len(b)), max(len(a), len(b))
+            if shared >= 3 and shared >= 0.8 * short and long_ <= 2.5 * short:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(len(rows)):
+        groups[root(i)].append(i)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+
+
+def folds(rows: list[dict], k: int = FOLDS) -> list[int]:
+    """Each line's fold: the largest families first, each to the fold holding the fewest lines of its
+    intents so far (then the fewest lines, then the lowest number)."""
+    fold = [0] * len(rows)
+    per_intent = [Counter[str]() for _ in range(k)]
+    sizes = [0] * k
+    for family in families(rows):
+        wanted = [rows[i]["intent"] for i in family]
+        best = min(range(k), key=lambda f: (sum(per_intent[f][w] for w in wanted), sizes[f], f))
+        for i in family:
+            fold[i] = best
+            per_intent[best][rows[i]["intent"]] += 1
+            sizes[best] += 1
+    return fold
+
+
+# -- the ablation ----------------------------------------------------------------------------------------------
+def branches(pattern: str) -> list[tuple[int, int]]:
+    """The span of every branch of every alternation (`a|b|c`) in a regular expression's text, at any
+    depth; empty branches left out."""
+    out: list[tuple[int, int]] = []
+    stack: list[tuple[int, list[int]]] = [(0, [])]
+    i, n = 0, len(pattern)
+
+    def close(start: int, bars: list[int], end: int) -> None:
+        if bars:
+            edges = [start, *(b + 1 for b in bars)]
+            ends = [*bars, end]
+            out.extend((a, b) for a, b in zip(edges, ends, strict=True) if b > a)
+
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            i += 1
+            if i < n and pattern[i] == "^":
+                i += 1
+            if i < n and pattern[i] == "]":
+                i += 1
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+            i += 1
+            continue
+        if c == "(":
+            j = i + 1
+            if pattern.startswith("?P<", j):
+                j = pattern.index(">", j) + 1
+            elif pattern.startswith(("?:", "?=", "?!"), j):
+                j += 2
+            elif pattern.startswith(("?<=", "?<!"), j):
+                j += 3
+            elif pattern.startswith("?", j):  # inline flags: (?i:...)
+                j += 1
+                while pattern[j].isalpha() or pattern[j] == "-":
+                    j += 1
+                j += 1
+            stack.append((j, []))
+            i = j
+            continue
+        if c == "|":
+            stack[-1][1].append(i)
+        elif c == ")":
+            start, bars = stack.pop()
+            close(start, bars, i)
+        i += 1
+    close(stack[0][0], stack[0][1], n)
+    return out
+
+
+def switch_off(pattern: str, spans: list[tuple[int, int]]) -> str:
+    outer = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
+    for start, end in sorted(outer, reverse=True):
+        pattern = pattern[:start] + _NEVER + pattern[end:]
+    return pattern
+
+
+def _signature(pattern: re.Pattern[str], text: str) -> tuple:
+    return tuple((m.span(), m.groups()) for m in pattern.finditer(text))
+
+
+# The pattern holders of the rules: (module, attribute); each holds a tuple of compiled patterns,
+# of markers, or of (name, pattern) pairs.
+HOLDERS: tuple[tuple[ModuleType, str], ...] = (
+    (markers, "MARKERS"), (slots, "_WINDOWS"), (slots, "_EXCLUDERS"), (slots, "_PREDICATE_PATTERNS"),
+)
+
+
+def _get(item: Any) -> re.Pattern[str]:
+    if isinstance(item, re.Pattern):
+        return item
+    if isinstance(item, tuple):
+        return item[1]
+    return item.pattern
+
+
+def _put(item: Any, pattern: re.Pattern[str]) -> Any:
+    if isinstance(item, re.Pattern):
+        return pattern
+    if isinstance(item, tuple):
+        return (item[0], pattern)
+    return replace(item, pattern=pattern)
+
+
+GUIDE = DATA.with_suffix(".md")
+_PLAIN = re.compile(r"^(?:\\b)?[a-z' ]+(?:\\b)?$")
+
+
+def in_guide(branch: str, guide: str) -> bool:
+    """A branch that is a plain phrase the guide spells out (three letters or more)."""
+    if not _PLAIN.match(branch):
+        return False
+    phrase = branch.replace("\\b", "").strip()
+    return len(phrase) >= 3 and re.search(r"\b" + re.escape(phrase) + r"\b", guide) is not None
+
+
+class Ablation:
+    """Which branches of which patterns match which tuning lines."""
+
+    def __init__(self, questions: list[str]) -> None:
+        texts = [prepare(q).masked for q in questions]
+        guide = GUIDE.read_text().lower()
+        # fires[(holder, item, branch span)] = the lines whose matches change without that branch
+        self.fires: dict[tuple[int, int, tuple[int, int]], set[int]] = {}
+        for h, (module, attr) in enumerate(HOLDERS):
+            for it, item in enumerate(getattr(module, attr)):
+                compiled = _get(item)
+                base = [_signature(compiled, t) for t in texts]
+                for span in branches(compiled.pattern):
+                    if in_guide(compiled.pattern[span[0]:span[1]], guide):
+                        continue
+                    without = re.compile(switch_off(compiled.pattern, [span]), compiled.flags)
+                    lines = {i for i, t in enumerate(texts) if _signature(without, t) != base[i]}
+                    if lines:
+                        self.fires[(h, it, span)] = lines
+
+    def fitted_to(self, held_out: set[int]) -> dict[tuple[int, int], list[tuple[int, int]]]:
+        """The branches that match held-out lines only, per pattern."""
+        out: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+        for (h, it, span), lines in self.fires.items():
+            if lines <= held_out:
+                out[(h, it)].append(span)
+        return out
+
+    @contextmanager
+    def without(self, held_out: set[int]) -> Iterator[int]:
+        """The rules with the held-out lines' own branches switched off; yields how many."""
+        off = self.fitted_to(held_out)
+        saved: list[tuple[ModuleType, str, Any]] = []
+        try:
+            for h, (module, attr) in enumerate(HOLDERS):
+                original = getattr(module, attr)
+                changed = tuple(
+                    _put(item, re.compile(switch_off(_get(item).pattern, off[(h, it)]), _get(item).flags))
+                    if (h, it) in off else item for it, item in enumerate(original))
+                # Patch every asking module that imported the holder by name.
+                for mod in [m for name, m in sys.modules.items() if name.startswith("graph.asking")]:
+                    if getattr(mod, attr, None) is original:
+                        saved.append((mod, attr, original))
+                        setattr(mod, attr, changed)
+            yield sum(len(v) for v in off.values())
+        finally:
+            for mod, attr, original in saved:
+                setattr(mod, attr, original)
+
+
+# -- the variants ----------------------------------------------------------------------------------------------
+def embed_all(questions: list[str]) -> np.ndarray:
+    """Each question as the router embeds it for the classifier."""
+    from graph.embedding.encoder import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(query_runtime="torch").encode([blend.for_classifier(q) for q in questions])
+
+
+def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[int, list[str]]], list[int], int]:
+    """Each variant's predicted intent per line, every line predicted by the variant made without it."""
+    fold = folds(rows)
+    questions = [r["question"] for r in rows]
+    labels = [r["intent"] for r in rows]
+    ablation = Ablation(questions)
+    variants: dict[str, Callable[..., str]] = {}
+    predicted: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
+    switched = 0
+    for k in range(FOLDS):
+        held = [i for i in range(len(rows)) if fold[i] == k]
+        train = [i for i in range(len(rows)) if fold[i] != k]
+        model = intents.fit(embeddings[train], [labels[i] for i in train], name="fold")
+        with ablation.without(set(held)) as off:
+            switched += off
+            for i in held:
+                ruled = rules.route(questions[i])
+                scores = model.scores(embeddings[i])
+                variants = {
+                    "rules (ablated)": lambda r=ruled: r.intent,
+                    "classifier alone": lambda s=scores: max(s, key=s.get),
+                    "rules + classifier": lambda r=ruled, s=scores, q=questions[i]: blend.combine(q, r, s).intent,
+                }
+                for name, pick in variants.items():
+                    predicted[name][k].append(f"{i}:{pick()}")
+        for i in held:
+            predicted["rules (as written)"][k].append(f"{i}:{rules.route(questions[i]).intent}")
+    return predicted, fold, switched
+
+
+def report(rows: list[dict], predicted: dict[str, dict[int, list[str]]], fold: list[int], misses: bool) -> str:
+    lines = ["| variant | " + " | ".join(f"fold {k + 1}" for k in range(FOLDS)) + " | all held out |",
+             "|---|" + "---:|" * (FOLDS + 1)]
+    notes = []
+    for name, per_fold in predicted.items():
+        cells, right_all = [], 0
+        for k in range(FOLDS):
+            pairs = [p.split(":", 1) for p in per_fold[k]]
+            right = sum(rows[int(i)]["intent"] == got for i, got in pairs)
+            right_all += right
+            cells.append(f"{100 * right / len(pairs):.0f}%")
+            if misses:
+                notes += [f"{name}: fold {k + 1} {rows[int(i)]['id']} {rows[int(i)]['question']!r} "
+                          f"labelled {rows[int(i)]['intent']}, routed {got}"
+                          for i, got in pairs if rows[int(i)]["intent"] != got]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | **{100 * right_all / len(rows):.1f}%** "
+                     f"({right_all}/{len(rows)}) |")
+    return "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--misses", action="store_true", help="list the held-out misses of each variant")
+    parser.add_argument("--record", action="store_true", help="write the table into docs/benchmarks.md")
+    args = parser.parse_args()
+    rows = load_tune()
+    embeddings = embed_all([r["question"] for r in rows])
+    predicted, fold, switched = evaluate(rows, embeddings)
+    sizes = Counter(fold)
+    head = (f"Run {date.today().isoformat()}, `bench/routing_folds.py`: the tuning half's {len(rows)} lines in "
+            f"{FOLDS} folds by intent and phrasing family ({', '.join(str(sizes[k]) for k in range(FOLDS))} lines; "
+            f"{sum(1 for f in families(rows) if len(f) > 1)} families of near-twins); each fold routed by the "
+            f"rules without the {switched} pattern branches that match its lines alone (summed over the folds), "
+            f"and by the classifier fitted on the other folds. Deterministic.\n\n")
+    table = head + report(rows, predicted, fold, args.misses and not args.record)
+    print(table)
+    if args.record:
+        record("routing-folds", head + report(rows, predicted, fold, False))
+
+
+if __name__ == "__main__":
+    main()

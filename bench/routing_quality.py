@@ -1,0 +1,167 @@
+"""How well the question router picks each question's intent and slots: the rules
+(graph/asking/rules.py) and, where no rule decides, the intent classifier over the question's
+embedding (graph/asking/intents.py, blend.py), as the service routes.
+
+    .venv/bin/python bench/routing_quality.py                 # the test half
+    .venv/bin/python bench/routing_quality.py --split tune    # the half the router was made from
+    .venv/bin/python bench/routing_quality.py --rules-only    # the rules alone, no classifier
+    .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
+
+The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
+291 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
+a tuning and a test half that alternate within each intent. The rules were written from the tuning
+half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide
+says: routing accuracy (the target: at least 95% on the test half), overall,
+per intent and per tag, with the confusion of what was missed; `also` as an exact set;
+each slot by exact match after lower-casing and trimming (lists as lists, `exclude` as a set),
+over the lines where the label or the prediction is not empty.
+
+The misses are listed for the tuning half only (`--split tune`): the test half's lines stay unread
+by whoever tunes the rules, so its report holds counts, not questions."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.record import record  # noqa: E402
+from graph.asking import intents  # noqa: E402
+from graph.asking.blend import combine, for_classifier  # noqa: E402
+from graph.asking.route import Route  # noqa: E402
+from graph.asking.rules import route  # noqa: E402
+from graph.core.vocab import ASK_INTENTS  # noqa: E402
+
+DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
+SLOTS = ("subject", "predicate", "entity", "topic", "exclude", "window")
+HARD_TAGS = ("adversarial", "ambiguous", "multi_intent", "chat_style", "long", "polite")
+
+
+def load(split: str) -> list[dict]:
+    rows = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    return [r for r in rows if split == "all" or r["split"] == split]
+
+
+def _norm(value, as_set: bool = False):
+    if isinstance(value, list):
+        items = [str(v).lower().strip() for v in value]
+        return sorted(items) if as_set else items
+    return str(value).lower().strip() if value is not None else None
+
+
+def predicted_slots(slots) -> dict:
+    entity = list(slots.entity) if len(slots.entity) > 1 else (slots.entity[0] if slots.entity else None)
+    return {"subject": slots.subject, "predicate": slots.predicate, "entity": entity, "topic": slots.topic,
+            "exclude": list(slots.exclude), "window": slots.window}
+
+
+class Routed:
+    """The service's routing, synchronously: the rules, then the shipped classifier where they are unsure."""
+
+    def __init__(self, rules_only: bool) -> None:
+        self.classifier = None
+        if not rules_only:
+            from graph.embedding.encoder import SentenceTransformerEmbedder
+
+            self.embedder = SentenceTransformerEmbedder(query_runtime="torch")
+            self.classifier = intents.for_model(self.embedder.name, self.embedder.dimensions)
+            if self.classifier is None:
+                sys.exit("no classifier fitted on this embedding model: run bench/fit_intents.py")
+
+    def __call__(self, question: str) -> Route:
+        ruled = route(question)
+        if not ruled.unsure or self.classifier is None:
+            return ruled
+        vector = self.embedder.encode([for_classifier(question)])[0]
+        return combine(question, ruled, self.classifier.scores(vector))
+
+
+def evaluate(rows: list[dict], route: Callable[[str], Route]) -> dict:
+    per_intent: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    per_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    slots: dict[str, list[int]] = {s: [0, 0] for s in SLOTS}
+    confusion: Counter[tuple[str, str]] = Counter()
+    also_right, misses = 0, []
+    for row in rows:
+        got = route(row["question"])
+        right = got.intent == row["intent"]
+        per_intent[row["intent"]][0] += right
+        per_intent[row["intent"]][1] += 1
+        for tag in row["tags"]:
+            per_tag[tag][0] += right
+            per_tag[tag][1] += 1
+        if not right:
+            confusion[(row["intent"], got.intent)] += 1
+            misses.append({"id": row["id"], "question": row["question"], "want": row["intent"], "got": got.intent,
+                           "reasons": list(got.reasons)})
+        also_right += set(got.also) == set(row["also"])
+        for name, value in predicted_slots(got.slots).items():
+            label = row["slots"][name]
+            if label in (None, []) and value in (None, []):
+                continue
+            slots[name][1] += 1
+            slots[name][0] += _norm(value, name == "exclude") == _norm(label, name == "exclude")
+    total = len(rows)
+    right = sum(v[0] for v in per_intent.values())
+    return {"total": total, "right": right, "per_intent": dict(per_intent), "per_tag": dict(per_tag),
+            "slots": slots, "also": also_right, "confusion": confusion, "misses": misses}
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "n/a"
+
+
+def table(results: dict[str, dict]) -> str:
+    halves = list(results)
+    lines = [(f"Run {date.today().isoformat()}, `bench/routing_quality.py`; the rules (graph/asking/rules.py) were "
+              "written from the tuning half only, and the classifier (graph/asking/intents.json) fitted on it only. "
+              "Deterministic: the same figures on any machine."), "",
+             "| | " + " | ".join(halves) + " |", "|---|" + "---:|" * len(halves)]
+    lines.append("| **routing accuracy** | " + " | ".join(f"**{_pct(r['right'], r['total'])}**"
+                                                         for r in results.values()) + " |")
+    for intent in ASK_INTENTS:
+        lines.append(f"| {intent} | " + " | ".join(_pct(*r["per_intent"].get(intent, [0, 0]))
+                                                   for r in results.values()) + " |")
+    for tag in HARD_TAGS:
+        lines.append(f"| tag `{tag}` | " + " | ".join(_pct(*r["per_tag"].get(tag, [0, 0]))
+                                                      for r in results.values()) + " |")
+    lines.append("| `also` (exact set) | " + " | ".join(_pct(r["also"], r["total"]) for r in results.values()) + " |")
+    for name in SLOTS:
+        lines.append(f"| slot `{name}` | " + " | ".join(_pct(*r["slots"][name]) for r in results.values()) + " |")
+    lines.append("")
+    for half, r in results.items():
+        if r["confusion"]:
+            pairs = ", ".join(f"{want} → {got} x{n}" for (want, got), n in sorted(r["confusion"].items()))
+            lines.append(f"Missed on the {half} half (labelled → routed): {pairs}.")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=("test", "tune"), default="test")
+    parser.add_argument("--rules-only", action="store_true", help="the rules alone, without the classifier")
+    parser.add_argument("--record", action="store_true", help="write both halves' table into docs/benchmarks.md")
+    args = parser.parse_args()
+    if args.record:
+        routed, rules_alone = Routed(rules_only=False), Routed(rules_only=True)
+        text = table({"tune": evaluate(load("tune"), routed), "test": evaluate(load("test"), routed),
+                      "test, rules alone": evaluate(load("test"), rules_alone)})
+        print(text)
+        record("routing-quality", text)
+        return
+    result = evaluate(load(args.split), Routed(args.rules_only))
+    print(table({args.split + (", rules alone" if args.rules_only else ""): result}))
+    if args.split == "tune":
+        for miss in result["misses"]:
+            print(f"{miss['id']}: {miss['question']!r} labelled {miss['want']}, routed {miss['got']}: "
+                  f"{'; '.join(miss['reasons'])}")
+
+
+if __name__ == "__main__":
+    main()

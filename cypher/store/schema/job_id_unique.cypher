@@ -1,0 +1,3 @@
+// One Job per id.
+// returns: write
+CREATE CONSTRAINT job_id_unique IF NOT EXISTS FOR (j:Job) REQUIRE j.id IS UNIQUE

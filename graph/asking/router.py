@@ -1,0 +1,115 @@
+"""The routers behind one interface: `await router.route(question) -> Route`.
+
+`RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides, the
+small intent classifier over the question's embedding (intents.py, blend.py), no language model.
+`LlmRouter` asks an OpenAI-compatible chat-completions endpoint the user configures (off by
+default) for the same record, as JSON, and falls back to the rules router when the model is
+unreachable, slow or answers something that is not a valid route; `explain` says which one decided."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import urllib.error
+import urllib.request
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from graph.asking.blend import combine, for_classifier
+from graph.asking.intents import IntentModel
+from graph.asking.route import Route, Slots
+from graph.asking.rules import route as rule_route
+from graph.core.vocab import ASK_INTENTS, ASK_SUBJECTS
+
+log = logging.getLogger(__name__)
+
+
+class Router(Protocol):
+    async def route(self, question: str) -> Route: ...
+
+
+class RuleRouter:
+    """The rules; with a classifier and a way to embed text, the classifier where no rule decides."""
+
+    def __init__(self, classifier: IntentModel | None = None,
+                 embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
+        self.classifier = classifier if embed is not None else None
+        self.embed = embed
+
+    async def route(self, question: str) -> Route:
+        ruled = rule_route(question)
+        if not ruled.unsure or self.classifier is None or self.embed is None:
+            return ruled
+        return combine(question, ruled, self.classifier.scores(await self.embed(for_classifier(question))))
+
+
+PROMPT = """You route questions an assistant asks its long-term memory about a user. Answer with one
+JSON object and nothing else:
+{"intent": I, "also": [I, ...], "slots": {"subject": "user"|"entity"|null, "predicate": P|null,
+ "entity": [names as written], "topic": phrase|null, "exclude": [phrases], "window": phrase|null}}
+I is one of: about_me (a summary of the user), entity (a summary of one named thing), relationship
+(how people or things are linked), temporal (what happened in a period), historical (a past value
+of something that has a current value), negation (the question excludes something: "but not",
+"except", "other than"), sentiment (how someone feels about something), decision (a choice made or
+pending), goal (goals and progress), search (anything else). An exclusion always makes it
+negation, with the wrapped intent first in also. A time window alone does not make it temporal.
+When a question asks two things, the primary is the earlier in: negation, decision, goal,
+sentiment, historical, relationship, temporal, entity, about_me, search.
+P is one of: lives_in, works_at, job_title, car, partner, school, phone, email, diet, hobby, pet,
+manager, gym, doctor, hair, team, bank, name, favourite_food, address."""
+
+
+def parse_route(content: str) -> Route:
+    """The model's answer as a Route, or ValueError when it is not one."""
+    text = content.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("intent") not in ASK_INTENTS:
+        raise ValueError("no valid intent")
+    also = tuple(i for i in data.get("also") or () if i in ASK_INTENTS and i != data["intent"])
+    s: dict[str, Any] = data.get("slots") or {}
+    entity = s.get("entity") or []
+    entity = [entity] if isinstance(entity, str) else [e for e in entity if isinstance(e, str)]
+
+    def text_or_none(value: Any) -> str | None:
+        return value.strip() or None if isinstance(value, str) else None
+
+    slots = Slots(subject=s.get("subject") if s.get("subject") in ASK_SUBJECTS else None,
+                  predicate=text_or_none(s.get("predicate")), entity=tuple(entity), topic=text_or_none(s.get("topic")),
+                  exclude=tuple(x for x in s.get("exclude") or () if isinstance(x, str) and x.strip()),
+                  window=text_or_none(s.get("window")))
+    return Route(intent=data["intent"], also=tuple(dict.fromkeys(also)), slots=slots,
+                 reasons=(f"llm: the model routed it to {data['intent']}",), router="llm")
+
+
+class LlmRouter:
+    """An OpenAI-compatible chat-completions endpoint (`{base_url}/chat/completions`)."""
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, timeout: float = 10.0,
+                 fallback: Router | None = None) -> None:
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model, self.api_key, self.timeout = model, api_key, timeout
+        self.fallback = fallback or RuleRouter()
+
+    def _call(self, question: str) -> str:
+        body = json.dumps({"model": self.model, "temperature": 0, "response_format": {"type": "json_object"},
+                           "messages": [{"role": "system", "content": PROMPT},
+                                        {"role": "user", "content": question}]}).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
+        with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            answer = json.loads(response.read())
+        return answer["choices"][0]["message"]["content"]
+
+    async def route(self, question: str) -> Route:
+        try:
+            return parse_route(await asyncio.to_thread(self._call, question))
+        except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError) as exc:
+            log.warning("the LLM router failed (%s); the rules route instead", type(exc).__name__)
+            fallen = await self.fallback.route(question)
+            return Route(fallen.intent, fallen.also, fallen.slots,
+                         (f"llm: unavailable ({type(exc).__name__}); the rules routed it", *fallen.reasons),
+                         router="rules")

@@ -1,0 +1,377 @@
+"""Claims in a sentence: (subject, predicate, value) for the canonical predicates, phrased many ways,
+in the first and the third person, and open slots ("my X is Y", "Y is my new X"). Pure.
+
+A sentence is cut into clauses at each mention of someone (I, we, a named person in the user's
+life, he/she/who): each clause's subject is that mention, and the verb patterns below run on what
+follows it. "my X is Y" and "Y is my X" are read over the whole sentence, with X naming the
+predicate: a relationship noun, a canonical thing (car, phone, email...), "favourite X", one of the
+tenant's registered predicates, or else an open slot keyed by X."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+
+from graph.ingestion.model import Draft
+from graph.ingestion.people import NAME, People, is_name
+from graph.ingestion.text import clean_value, is_first_person, looks_like_name
+from graph.ingestion.vocabulary import (
+    ANIMALS,
+    DEVICE_WORDS,
+    DIETS,
+    FAVORITE_PREFIX,
+    INSTITUTIONS,
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    NOT_THINGS,
+    PHONE_BRANDS,
+    PREDICATES,
+    ROLES,
+    THING_PREDICATES,
+)
+from graph.language import find_times
+
+
+@dataclass(frozen=True)
+class Found:
+    draft: Draft
+    start: int  # in the sentence
+    end: int
+    rule: str
+    negated: bool = False  # "no longer at X", "not at X anymore": what it names has ended
+    correction_of: str | None = None  # "35, not 36": the value said to be wrong
+
+
+_BE = r"(?:'m|’m|'s|’s|'re|’re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+be|m\b)"
+_ADV = (r"(?:\s+(?:used\s+to|use\s+to|still|now|also|actually|currently|mostly|properly|finally|just|originally|"
+        r"really|basically|officially|technically|a\s+bit|kind\s+of|pretty\s+much))*")
+_CAP = r"[A-ZÀ-Ý][\w’'.&+-]*"
+_PLACE = _CAP + r"(?:\s+(?:" + _CAP + r"|de|do|da|del|am|upon|on|le|la|sur)(?=\s+[A-ZÀ-Ý]))*(?:\s+" + _CAP + r")?"
+_ORG = (_CAP + r"(?:\s+(?:" + _CAP + r"|&|of|de|the|for|and)(?=\s+[A-ZÀ-Ý&]))*(?:\s+(?:" + _CAP + r"|&\s+" + _CAP
+        + r"))?")
+_INSTITUTION = r"(?:" + "|".join(sorted(INSTITUTIONS, key=len, reverse=True)) + r")"
+_ORG_LOWER = (r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|"
+              r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)")
+_NP = r"[\w’'&+-]+(?:\s+[\w’'&+-]+){0,3}?"
+_STOP = (r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)\.(?=\s|$)|\s-\s|$)|"
+         r"\s+(?:but|so|because|since|when|if|tbh|btw|lol|haha|though|and\s+(?:i|we|my|"
+         r"she|he|they|it)\b|which|who|now|these\s+days|anymore|any\s+more|too|as\s+well|sometimes|especially|"
+         r"at\s+the\s+moment|right\s+now|for\s+(?:me|now|the|reading|drawing|work|everything)|in\s+case|obviously|"
+         r"way|on\s+\w+days?|[\U0001F000-\U0001FAFF]))")
+
+
+def _c(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+# -- verb patterns, run on a clause that starts right after its subject ---------------------------
+_LIVES = (
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:live|lives|living|based|settled|staying|stay)(?:\s+(?i:right\s+)?now)?"
+       r"\s+(?i:in|at)\s+(?P<v>" + _PLACE + r")"),
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:(?:have\s+|'ve\s+)?(?:moved|moving|relocated|relocating|move|relocate|"
+       r"moved\s+back|moving\s+back|going\s+back))\s+(?i:back\s+)?(?i:to)\s+(?P<v>" + _PLACE + r")"),
+    _c(r"^" + _BE + _ADV + r"\s+(?i:in)\s+(?P<v>" + _PLACE + r")\s+(?i:now|these\s+days)\b"),
+)
+_HOMETOWN = (
+    _c(r"^" + _BE + _ADV + r"\s+(?i:from)\s+(?P<v>" + _PLACE + r")"),
+    _c(r"^" + _ADV + r"\s+(?i:grew\s+up|was\s+raised)\s+(?i:in)\s+(?P<v>" + _PLACE + r")"),
+)
+_WORKS = (
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:work|works|working|worked)\s+(?i:at|for)\s+(?P<v>" + _ORG + r"|" +
+       _ORG_LOWER + r")"),
+    _c(r"^" + _BE + _ADV + r"\s+(?i:at)\s+(?P<v>" + _ORG + r")"),
+    _c(r"(?:^(?:" + _BE + r")?" + _ADV + r"|\s+(?i:and|then|now|so))\s+(?i:joined|joining|join|"
+       r"started\s+a\s+new\s+job\s+at|got\s+a\s+job\s+at|hired\s+(?:at|by))\s+(?P<v>" + _ORG + r")"),
+    _c(r"(?i:\bjob|\brole|\bposition|\bgig)\s+(?i:at|with)\s+(?P<v>" + _ORG + r")"),
+    _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?:[\w-]+\s+){0,3}?(?i:"
+       + "|".join(sorted(JOB_HEADS, key=len, reverse=True))
+       + r")\s+(?i:at|for|with)\s+(?P<v>" + _ORG + r"|" + _ORG_LOWER + r")"),
+)
+_WORKS_END = (
+    _c(r"^" + _BE + r"\s+(?i:no\s+longer|not)(?:\s+(?i:working))?\s+(?i:at|with|for)\s+(?P<v>" + _ORG + r")"),
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:left|quit|leaving|quitting)\s+(?P<v>" + _ORG + r")"),
+)
+_JOB_NP = r"(?P<j>(?:[\w-]+\s+){0,3}?(?i:" + "|".join(sorted(JOB_HEADS, key=len, reverse=True)) + r"))(?![\w-])"
+_JOB = (
+    _c(r"^" + _BE + _ADV + r"\s+(?i:an?|the)\s+(?!(?i:only)\b)" + _JOB_NP),
+    _c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:work|works|working)\s+as\s+(?i:an?|the)\s+" + _JOB_NP),
+    _c(r"(?i:\bas\s+an?)\s+" + _JOB_NP),
+)
+_DIET = (_c(r"^(?:" + _BE + r"|\s+(?i:being))?" + _ADV + r"\s+(?i:an?\s+|strictly\s+|mostly\s+|fully\s+)*(?P<v>(?i:" +
+            "|".join(DIETS) + r"))\b"),)
+_ALLERGY = (_c(r"(?i:allergic)\s+(?i:to)\s+(?P<v>" + _NP + r")" + _STOP),
+            _c(r"(?i:can't|cannot|can’t|can\s+not)\s+(?i:eat|have)\s+(?P<v>" + _NP + r")" + _STOP))
+_LANG = r"(?i:" + "|".join(sorted(LANGUAGES, key=len, reverse=True)) + r")"
+_SPEAKS = (_c(r"^" + _ADV + r"\s+(?i:speak|speaks|speaking)\s+(?P<v>(?:(?i:a\s+little|a\s+bit\s+of|some|fluent|"
+              r"basic|decent|good|bad)\s+)?" + _LANG + r"(?:\s*(?:,|and|&)\s*(?:(?i:a\s+little|a\s+bit\s+of|some|"
+              r"fluent|basic)\s+)?" + _LANG + r")*)"),)
+_LIKES = (_c(r"^" + _ADV + r"(?:\s+(?i:love|loves|adore|adores|like|likes|enjoy|enjoys))+\s+(?P<v>" + _NP + r")" +
+             _STOP),
+          _c(r"^" + _BE + _ADV + r"\s+(?i:a\s+)?(?i:big\s+|huge\s+)?(?i:fan\s+of|into|obsessed\s+with|crazy\s+about|"
+             r"mad\s+about)\s+(?P<v>" + _NP + r")" + _STOP))
+_DISLIKES = (_c(r"^" + _ADV + r"\s+(?i:hate|hates|dislike|dislikes|detest|detests|can't\s+stand|cannot\s+stand|"
+                r"can’t\s+stand|don't\s+like|do\s+not\s+like|doesn't\s+like|don’t\s+like)\s+(?P<v>" + _NP + r")" +
+                _STOP),
+             _c(r"^(?:" + _BE + r")?\s*(?i:not)\s+(?i:a\s+)?(?i:big\s+)?(?i:fan\s+of|into)\s+(?P<v>" + _NP + r")" +
+                _STOP),
+             _c(r"(?i:\badd)\s+(?P<v>" + _NP + r")\s+(?i:to)\s+(?i:my|our)\s+(?i:no-go|no\s+go|avoid|hate|never)\s+"
+                r"(?i:list)"))
+_VEHICLE = r"(?P<v>[\w’'-]+(?:\s+[\w’'-]+){0,2}?)"
+_CAR = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:drive|drives|driving|drove)\s+(?i:an?|the)\s+" + _VEHICLE +
+           r"(?=\s*[,.!?]|\s+(?i:these|now|nowadays|at|to|for|which|but|and)\b|$)"),)
+_ANIMAL = r"(?i:" + "|".join(sorted(ANIMALS, key=len, reverse=True)) + r")"
+_PET = (
+    _c(r"(?i:have|has|got|adopted|getting|get)\s+(?i:an?|a\s+new|another)\s+(?:\w+\s+)?(?P<a>" + _ANIMAL +
+       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r"))?"),
+    _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")(?:\s+(?i:is|'s)\s+an?\s+"
+       r"\w+)?\s+(?i:called|named)\s+(?P<v>" + NAME + r")"),
+    _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")\s+(?P<v>" + NAME + r")"),
+    _c(r"(?P<v>" + NAME + r")\s*(?:\(|,)?\s*(?i:is\s+)?(?i:our|my)\s+(?i:new\s+|old\s+|second\s+|little\s+)?(?:\w+\s+)?"
+       r"(?P<a>" + _ANIMAL + r")"),
+)
+_DEVICE_NP = r"(?P<v>(?:[\w’'+-]+\s+){0,2}?(?i:" + "|".join(sorted((w for w in DEVICE_WORDS if " " not in w),
+                                                                  key=len, reverse=True)) + \
+             r"|steam\s+deck|apple\s+watch)(?:\s+(?i:pro|air|mini|max|plus|paperwhite|oasis|\d+\w*))*)"
+_DEVICE = (_c(r"(?i:\buse|\buses|\busing|\bwork\s+on|\bhave|\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
+              r"the)\s+" + _DEVICE_NP + r"\b"),
+           _c(r"(?i:\band|,)\s+(?i:an?)\s+" + _DEVICE_NP + r"\s+(?i:for)\b"))
+_DEVICE_END = (_c(r"(?i:don't|do\s+not|don’t|no\s+longer)\s+(?i:have|own|use)\s+(?i:the|my|a)\s+" + _DEVICE_NP),
+               _c(r"(?i:sold|gave\s+away|lost|broke)\s+(?i:my|the)\s+" + _DEVICE_NP))
+_AGE = (_c(r"^" + _BE + _ADV + r"\s+(?P<v>\d{1,3})(?:\s+(?i:years?\s+old|yo))?(?!\s*(?:k|%|mg|am|pm|:|/|\.\d))\b"),
+        _c(r"(?i:\bjust\s+turned|\bturned|\bturning)\s+(?P<v>\d{1,3})\b"))
+_NATIONALITY = (_c(r"^" + _BE + _ADV + r"\s+(?P<v>(?i:" + "|".join(sorted(NATIONALITIES, key=len, reverse=True)) +
+                   r"))\b(?!\s+(?i:food|cuisine|restaurant))"),)
+_NICKNAME = (_c(r"(?i:\bcall|\bcalls|\bcalled)\s+me\s+(?P<v>" + NAME + r")"),
+             _c(r"(?i:\bbut)\s+(?P<v>" + NAME + r")\s+(?i:is\s+fine|works)"))
+_NAME = (_c(r"(?i:\bmy\s+name\s+is|\bmy\s+name's|\bfull\s+name(?:\s+is)?|\bi'm\s+called)\s+(?P<v>" + NAME + r")"),)
+_STUDIES = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:studies|studying|study|enrolled)\s+(?i:at)\s+(?P<v>" + _ORG +
+               r")"),)
+_STARTED_AT = _c(r"^" + _ADV + r"\s+(?i:started|starting|starts)\s+(?i:at)\s+(?P<v>" + _ORG + r")")
+_VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" + _CAP
+                  + r")*)\s+(?i:now|these\s+days)"),
+               _c(r"^" + _ADV + r"\s+(?i:switched|changed|moved\s+over|went\s+over|swapped)\s+(?i:over\s+)?(?i:to)\s+"
+                  r"(?P<v>" + _CAP + r"(?:\s+" + _CAP + r")*)"))
+
+VERB_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
+    ("lives_in", _LIVES), ("hometown", _HOMETOWN), ("works_at", _WORKS), ("job_title", _JOB), ("diet", _DIET),
+    ("allergy", _ALLERGY), ("speaks", _SPEAKS), ("likes", _LIKES), ("dislikes", _DISLIKES), ("car", _CAR),
+    ("age", _AGE), ("nationality", _NATIONALITY), ("studies_at", _STUDIES),
+)
+# Said of the user whatever the clause: "Everyone calls me Beto", "Full name Marta Kowalczyk".
+SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
+    ("nickname", _NICKNAME), ("name", _NAME), ("dislikes", (_DISLIKES[2],)),
+)
+
+# -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
+_OWNER = (r"(?P<o>(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s))|" + NAME
+          + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))")
+_THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*"
+          r"(?:\s+[a-z][\w-]*){0,2}?)")
+_IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
+_MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)" + _STOP)
+_FAV_EQ = _c(r"(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm))?\s*(?:=|:|"
+             r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
+_Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:is|are)\s+(?i:still\s+|now\s+|also\s+)?"
+                r"(?P<o>(?i:my|our))\s+(?P<new>(?i:new\s+|current\s+)?)(?P<x>(?i:fav(?:ourite|orite|e)?\s+)?[a-z][\w-]*"
+                r"(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?i:now|these\s+days|though|too|and|but|same|from|"
+                r"for|lol|since)\b)")
+
+
+def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
+    """The predicate "my <noun>" names, and whether it is an open slot; None for no owned thing."""
+    words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
+    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former"):
+        words = words[1:]
+    if not words:
+        return None
+    if words[0] in ("favorite", "fav"):
+        return (FAVORITE_PREFIX + "_".join(words[1:]), True) if len(words) > 1 else None
+    phrase = " ".join(words)
+    if phrase in ROLES:
+        return ROLES[phrase], False
+    if phrase in THING_PREDICATES:
+        return THING_PREDICATES[phrase], False
+    key = "_".join(words)
+    if key in registered or key in PREDICATES:
+        return key, False
+    if words[0] in NOT_THINGS or words[-1] in NOT_THINGS or len(words) > 3:
+        return None
+    return key, True
+
+
+def _value(raw: str, predicate: str) -> str | None:
+    raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
+    called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
+    if called:
+        raw = called.group(1)
+    raw = re.split(r"(?i)\s+(?:at|in|on|from|who|which|that|with|near|by)\s+|\s*[,(]|\s+-\s+", raw)[0]
+    value = clean_value(raw)
+    if not value or value.lower().startswith(("my ", "our ", "the ", "a ", "an ", "his ", "her ")):
+        return None
+    if predicate != "birthday" and (find_times(value, date(2000, 1, 1)) or re.match(r"(?i)\w+ing\b", value)):
+        return None  # a date or a verb is no owned thing's value ("our anniversary is June 12th")
+    canonical = PREDICATES.get(predicate)
+    if predicate == "email":
+        m = re.search(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value)
+        return m.group() if m else None
+    if canonical and canonical.person:
+        return value if (is_name(value) or re.fullmatch(r"[a-z]{2,15}", value)) and len(value.split()) <= 3 else None
+    return value if looks_like_name(value, lower_ok=True) else None
+
+
+def _owned_thing(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
+    """thing_predicate, but not for a relationship noun (people.py reads those)."""
+    thing = thing_predicate(noun, registered)
+    return None if thing is None or thing[0] in ROLES.values() else thing
+
+
+def possessive_claims(sentence: str, people: People, offset: int, registered: dict[str, bool]
+                      ) -> Iterator[tuple[Found, bool]]:
+    """ "my X is Y", "NAME's X is Y", "fav X = Y", "Y is my X": (found, open slot?)."""
+    for m in _MY_X_IS_Y.finditer(sentence):
+        if (thing := _owned_thing(m["x"], registered)) is None:
+            continue
+        predicate, open_slot = thing
+        subject = _owner(m["o"], people, offset + m.start())
+        value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
+        if subject is None or value is None:
+            continue
+        yield Found(Draft(subject, predicate, value), m.start(), m.end(), "my X is Y"), open_slot
+    for m in _FAV_EQ.finditer(sentence):
+        value = _value(m["y"], "favorite")
+        if value:
+            yield Found(Draft("user", FAVORITE_PREFIX + m["x"].lower(), value), m.start(), m.end(), "fav X = Y"), True
+    for m in _Y_IS_MY_X.finditer(sentence):
+        if (thing := _owned_thing(m["x"], registered)) is None:
+            continue
+        predicate, open_slot = thing
+        raw = re.split(r"(?i)[,;]\s*|\b(?:and|but|so|now|yeah|yes|ok)\s+", m["y"])[-1]
+        value = _value(raw, predicate)
+        if value is None or is_first_person(value.split()[0]):
+            continue
+        yield Found(Draft("user", predicate, value), m.start(), m.end(), "Y is my X"), open_slot
+
+
+def _owner(owner: str, people: People, at: int) -> str | None:
+    o = owner.lower().replace("’", "'")
+    if o in ("my", "our") or o.removeprefix("the ") == "user's":
+        return "user"  # "the user's": how an agent writes down what the user said
+    if o in ("his", "her", "their"):
+        return people.pronoun(at)
+    name = re.sub(r"['’]s$", "", owner)
+    if name.lower() in ROLES:
+        return f"user's {ROLES[name.lower()]}"
+    return name if people.known(name) else None
+
+
+def sentence_claims(sentence: str) -> Iterator[Found]:
+    for predicate, patterns in SENTENCE_RULES:
+        for pattern in patterns:
+            for m in pattern.finditer(sentence):
+                value = _clean(predicate, m["v"])
+                if value:
+                    yield Found(Draft("user", predicate, value), m.start(), m.end(), predicate)
+
+
+def verb_claims(clause: str, subject: str, first_person: bool) -> Iterator[Found]:
+    """The verb patterns over one clause whose subject is known."""
+    for predicate, patterns in VERB_RULES:
+        for pattern in patterns:
+            for m in pattern.finditer(clause):
+                value = m["v"] if "v" in m.groupdict() and m["v"] else m.groupdict().get("j")
+                if not value:
+                    continue
+                value = _clean(predicate, value)
+                if value is None:
+                    continue
+                yield Found(Draft(subject, predicate, value), m.start(), m.end(), predicate)
+    for pattern in _WORKS_END:
+        for m in pattern.finditer(clause):
+            yield Found(Draft(subject, "works_at", clean_value(m["v"])), m.start(), m.end(), "works_at ended",
+                        negated=True)
+    if (started := _STARTED_AT.search(clause)) is not None:
+        yield Found(Draft(subject, "works_at" if first_person else "studies_at", clean_value(started["v"])),
+                    started.start(), started.end(), "started at")
+    for pattern in _VALUE_ONLY:
+        for m in pattern.finditer(clause):
+            yield Found(Draft(subject, None, clean_value(m["v"])), m.start(), m.end(), "value only")
+
+
+def _clean(predicate: str, value: str) -> str | None:
+    value = clean_value(value)
+    if not value:
+        return None
+    low = value.lower()
+    if predicate in ("likes", "dislikes", "allergy"):
+        first = low.split()[0]
+        if first in ("it", "this", "that", "you", "him", "her", "them", "to", "when", "how", "my", "the", "doing",
+                     "being", "getting", "going", "working", "living", "being", "eating"):
+            return None
+        if predicate == "allergy":
+            value = re.sub(r"(?i)^(?:any|all|most)\s+", "", value)
+    if predicate == "speaks":
+        return None  # split by `languages`
+    if predicate == "job_title":
+        value = re.sub(r"(?i)^(?:only|the|a|an)\s+", "", value)
+    if predicate in ("lives_in", "works_at", "hometown", "studies_at"):
+        value = re.sub(r"(?i)\s+(?:now|originally|anymore)$", "", value)
+        if value.split()[0] in ("The", "A") or low in ("home", "work", "the moment"):
+            return None
+    return value or None
+
+
+def languages(clause: str) -> list[tuple[str, int, int]]:
+    out = []
+    for m in _SPEAKS[0].finditer(clause):
+        for lang in re.finditer(_LANG, m["v"]):
+            out.append((lang.group().capitalize(), m.start(), m.end()))
+    return out
+
+
+def pets(sentence: str) -> Iterator[Found]:
+    for pattern in _PET:
+        for m in pattern.finditer(sentence):
+            value = m["v"] if m["v"] and is_name(m["v"]) else m["a"]
+            yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), "pet")
+
+
+def devices(sentence: str) -> Iterator[Found]:
+    for pattern in _DEVICE:
+        for m in pattern.finditer(sentence):
+            if re.search(r"(?i)\b(?:don't|do\s+not|don’t|no\s+longer|never|not)\s*$", sentence[max(0, m.start() - 12):
+                                                                                           m.start()]):
+                continue
+            value = clean_value(m["v"])
+            predicate = "phone" if value.lower().startswith(PHONE_BRANDS) else "device"
+            yield Found(Draft("user", predicate, value), m.start(), m.end(), "device")
+
+
+def ended_devices(sentence: str) -> Iterator[Found]:
+    for pattern in _DEVICE_END:
+        for m in pattern.finditer(sentence):
+            yield Found(Draft("user", "device", clean_value(m["v"])), m.start(), m.end(), "device ended", negated=True)
+
+
+def job_fragments(sentence: str) -> Iterator[Found]:
+    """A job title said on its own beside an employer: "started at Monzo!! backend engineer"."""
+    for m in re.finditer(r"(?:^|[,!.;]\s*|🎉\s*)(?P<j>(?:[\w-]+\s+){0,2}?(?i:" + "|".join(JOB_HEADS) + r"))"
+                         r"(?=\s*(?:[,.!;]|$)|\s+(?:as\s+you\s+know)\b)", sentence):
+        yield Found(Draft("user", "job_title", clean_value(m["j"])), m.start("j"), m.end("j"), "job title alone")
+
+
+def diet_fragments(sentence: str) -> Iterator[Found]:
+    """ "still vegetarian, still hate cilantro": a diet said with no subject."""
+    for m in re.finditer(r"(?i)(?:^|[,;]\s*)(?:still|now|also)\s+(?P<v>" + "|".join(DIETS) + r")\b", sentence):
+        yield Found(Draft("user", "diet", m["v"]), m.start("v"), m.end("v"), "diet alone")
+
+
+def correction_pair(sentence: str) -> tuple[str, str] | None:
+    """ "X, not Y" / "Y not X" in a correction: (said now, said to be wrong)."""
+    m = re.search(r"(?P<new>(?:(?:Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w’'+-]*(?:\s+[A-Z][\w’'+-]*){0,2}|\d+|[a-z][\w’'+-]*)"
+                  r",?\s+(?i:not)\s+(?i:the\s+)?(?P<old>[\w’'.+-]+(?:\s+"
+                  r"[\w’'.+-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:you|as|like|lol|whoops|my)\b)", sentence)
+    if m is None:
+        return None
+    return clean_value(m["new"]), clean_value(m["old"])

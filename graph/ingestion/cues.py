@@ -1,0 +1,122 @@
+"""What a sentence's wording says about how to treat it: a question, a hypothetical, a joke, small
+talk or an uncertain negation states nothing; update wording, a correction or "also" tell how what
+it states relates to what is known; a request to forget, or news that something ended. Pure."""
+from __future__ import annotations
+
+import re
+
+from graph.ingestion.model import CUE_APPEND, CUE_CORRECTION, CUE_UPDATE
+
+_QUESTION_START = re.compile(r"(?i)^(?:quick\s+q:?\s*)?(?:what|where|when|who|whom|whose|why|how|which|is|are|am|do|"
+                             r"does|did|can|could|would|should|will|shall|have|has|any|anyone|remind\s+me\s+what)\b")
+_HYPOTHETICAL = re.compile(r"(?i)^(?:if|suppose|supposing|imagine|what\s+if|in\s+another\s+life|in\s+a\s+parallel)\b|"
+                           r"\b(?:i\s+wish|i'd\s+have\s+been|i\s+would\s+have|if\s+only|i'd\s+love\s+to|"
+                           r"would\s+be\s+nice|someday|one\s+day\s+i)\b")
+_HYPOTHETICAL_CLAUSE = re.compile(r"(?i)^(?:if|suppose|unless)\b[^,]*,\s*(?:[^,]*?\b(?:would|'d|might|could)\b[^,]*)?")
+_SMALL_TALK = re.compile(r"(?i)^\W*(?:hi|hey|hello|thanks|thank\s+you|cheers|ok|okay|got\s+it|cool|nice|great|"
+                         r"haha+|lol|lmao|yes|no|yeah|yep|nope|sure|sounds\s+good|good\s+night|bye|noted)"
+                         r"(?:[\s,!.]+(?:ok|okay|cheers|thanks|lol|haha|then|mate|so\s+much))*\W*$")
+_UNCERTAIN = re.compile(r"(?i)^(?:not\s+sure|no\s+idea|i\s+don't\s+know|i\s+do\s+not\s+know|dunno|i\s+can't\s+remember|"
+                        r"i\s+cannot\s+remember|can't\s+remember|i\s+forget|i\s+forgot|nah|maybe|i\s+might|"
+                        r"i'm\s+not\s+sure|don't\s+think|i\s+don't\s+think|wondering|i\s+wonder)\b")
+_JOKE = re.compile(r"(?i)\bspirit\s+animal\b|\bforever\b|\bmy\s+real\s+\w+\s+is\b|\bis\s+my\s+(?:cat|dog)\s+(?:lol|"
+                   r"haha)|\bwould\s+kill\s+me\b|\bin\s+my\s+dreams\b")
+_OTHER_TELLS = re.compile(r"(?i)\b(?:told\s+me|said\s+that|says\s+that|apparently|i\s+heard|rumou?r|on\s+the\s+news|"
+                          r"in\s+the\s+film|in\s+the\s+book|in\s+the\s+show)\b")
+
+UPDATE_WORDS = re.compile(r"(?i)\b(?:now|these\s+days|nowadays|finally|switched|switching|moved|moving|relocated|"
+                          r"relocating|no\s+longer|from\s+now\s+on|anymore|any\s+more|instead|new|just\s+started|"
+                          r"joined|joining|changed|starting|started|got\s+a\s+new|since|went\s+with|then)\b")
+CORRECTION_WORDS = re.compile(r"(?i)\b(?:actually|i\s+meant|meant|sorry|oops|whoops|my\s+bad|you\s+had|misheard|"
+                              r"mistyped|typo|not\s+\S+\s+after\s+all|after\s+all|correction|no\s+wait|wait,|i\s+said\s+"
+                              r"\S+\s+but|is\s+spelled|spelt|spelled|it's\s+spelled|you\s+got\s+\S+\s+wrong|wrong)\b|"
+                              r"\bnot\s+[\w.]+(?:\s+[\w.]+)?\s*(?:[,.]|$)")
+APPEND_WORDS = re.compile(r"(?i)\b(?:also|too|as\s+well|another|and\s+also|plus|add|added|in\s+addition|extra|"
+                          r"forgot\s+that\s+step|one\s+more)\b")
+
+# "forget that", "don't remember this", "delete what I told you about X", "scratch that".
+FORGET = re.compile(
+    r"(?i)\b(?:please\s+)?(?:forget|delete|remove|erase|wipe|scratch|drop|purge)\s+(?P<what>.*)$"
+    r"|\b(?:don't|do\s+not|dont|don’t|never)\s+(?:remember|store|save|keep|record|write\s+down|note\s+down|"
+    r"log)\s+(?P<what2>.*)$"
+    r"|\b(?:that's|that\s+is|this\s+is|it's)\s+(?:private|off\s+the\s+record|between\s+us),?\s+(?:so\s+)?"
+    r"(?:don't|do\s+not)\s+(?:store|save|keep|remember)\s+(?P<what3>.*)$")
+_SELF = re.compile(r"(?i)^(?:this|that|it|the\s+last\s+(?:thing|bit|part|message)|that\s+last\s+(?:thing|bit|part|"
+                   r"message)|what\s+i\s+just\s+said|the\s+above)\b")
+SAME_MESSAGE = re.compile(r"(?i)^(?:this|it)\s*:|^(?:this|it)\s*$|^(?:this|it)\s+(?:please|pls)?\W*$")
+PRIVATE = re.compile(r"(?i)\b(?:keep\s+(?:this|that|it)\s+(?:private|between\s+us|to\s+yourself|secret|quiet)|"
+                     r"between\s+(?:us|you\s+and\s+me)|don't\s+tell\s+anyone|do\s+not\s+tell\s+anyone|"
+                     r"off\s+the\s+record|that's\s+private|this\s+is\s+private|(?:keep|is)\s+(?:it\s+)?confidential|"
+                     r"just\s+between\s+us)\b")
+
+# Something the user had has ended: "I sold my car", "no landlord anymore", "the meeting got cancelled".
+ENDED = re.compile(r"(?i)\b(?:sold|got\s+rid\s+of|gave\s+away|lost|cancelled|canceled|called\s+off|is\s+over|"
+                   r"are\s+over|was\s+over|ended|finished|no\s+longer\s+(?:have|own|see|use)|don't\s+have|do\s+not\s+have|"
+                   r"don’t\s+have|left\s+the\s+company|left|retired|moved\s+out|not\s+\w+\s+after\s+all)\b|"
+                   r"\bno\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:anymore|any\s+more|for\s+me|now|right\s+now)\b|"
+                   r"\bnot\s+at\s+\S+(?:\s+\S+)?\s+anymore\b")
+RELATIONSHIP_END = re.compile(r"(?i)\b(?:broke\s+up|split\s+up|separated|divorced|divorcing|breaking\s+up|"
+                              r"called\s+it\s+off|ended\s+things|we're\s+over|are\s+over)\b")
+ENGAGED = re.compile(r"(?i)\b(?:got\s+engaged|are\s+engaged|we're\s+engaged|proposed)\b")
+MARRIED = re.compile(r"(?i)\b(?:got\s+married|are\s+married|we're\s+married|tied\s+the\s+knot|married)\b")
+DEATH = re.compile(r"(?i)\b(?:died|passed\s+away|passed\s+on|passed|put\s+down|put\s+to\s+sleep|lost\s+(?:my|our)|"
+                   r"funeral|death|miscarriage)\b")
+
+
+def is_question(sentence: str) -> bool:
+    s = sentence.strip()
+    return s.endswith("?") or bool(_QUESTION_START.match(s) and not s.endswith((".", "!")))
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return bool(_HYPOTHETICAL.search(sentence))
+
+
+def strip_hypothetical(sentence: str) -> tuple[str, int]:
+    """ "If the Berlin job comes through we'd move, but for now we're in Cologne": what follows the
+    hypothetical clause, and where it starts."""
+    m = re.search(r"(?i),?\s*\bbut\s+", sentence)
+    if re.match(r"(?i)^(?:if|suppose|unless)\b", sentence) and m:
+        return sentence[m.end():], m.end()
+    return sentence, 0
+
+
+def is_small_talk(sentence: str) -> bool:
+    return bool(_SMALL_TALK.match(sentence))
+
+
+def is_uncertain(sentence: str) -> bool:
+    return bool(_UNCERTAIN.match(sentence.strip()))
+
+
+def is_joke(sentence: str) -> bool:
+    return bool(_JOKE.search(sentence))
+
+
+def hearsay(sentence: str) -> bool:
+    return bool(_OTHER_TELLS.search(sentence))
+
+
+def cue_of(sentence: str) -> str | None:
+    if CORRECTION_WORDS.search(sentence):
+        return CUE_CORRECTION
+    if APPEND_WORDS.search(sentence):
+        return CUE_APPEND
+    if UPDATE_WORDS.search(sentence):
+        return CUE_UPDATE
+    return None
+
+
+def forget_request(sentence: str) -> tuple[str, bool] | None:
+    """(what to forget, whether it means the message itself or the last thing said) for a request
+    to forget; None when the sentence asks nothing of the kind."""
+    m = FORGET.search(sentence)
+    if m is None:
+        return None
+    what = (m["what"] or m["what2"] or m["what3"] or "").strip()
+    if m["what"] is not None and re.match(r"(?i)^(?:me|you|him|her|us|them|my\s+password|the\s+password)\b", what):
+        return None
+    if m["what"] is not None and not re.search(r"(?i)\b(?:forget|delete|remove|erase|wipe|scratch|purge)\b",
+                                                m.group()):
+        return None
+    return what, bool(_SELF.match(what) or not what or re.match(r"(?i)^(?:please|pls|thanks)\W*$", what))

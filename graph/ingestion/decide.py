@@ -1,0 +1,241 @@
+"""The decision: for each candidate, ADD, UPDATE (supersede, replace, append), DELETE (soft, hard)
+or NOOP, against the memories the tenant already holds that can matter (its claim's slot, the
+memories about the same people and things, the nearest by embedding) and those earlier messages of
+the same request planned. Pure.
+
+This decides what to ask for; the belief engine, through the write path, still decides what
+happens (trust gating, valid-time precedence, quarantine, conflicts) when it is applied
+(service.py), and the answer reports what it did.
+
+- A claim meets its slot (subject, predicate). The same value, current: NOOP (corroborate). A
+  single-valued predicate with another current value: UPDATE, `replace` when the wording corrects
+  ("actually", "I meant", "X, not Y"), else `supersede` (a change over time). A multi-valued one
+  with values known: UPDATE `append`. Otherwise ADD. "I used to ..." is history: ADD, never a
+  supersession. A predicate that succeeds another (spouse after partner) supersedes it.
+- A value whose thing the message does not name ("I'm on Hoka Cliftons now") takes the slot of
+  the nearest known claim of the same subject it would change, or of the value a correction
+  names ("she's called Inge, not Ingeborg").
+- A memory without a claim: a near-identical known one is NOOP; with update, correction or append
+  wording, the nearest known one of the same kind that shares a word with it (or is close by
+  embedding) is UPDATE of it; a relationship change supersedes the known partner; else ADD.
+- END (something the user had has ended): DELETE soft of the known memory it names; FORGET (a
+  request): DELETE hard of each memory it names ("everything about Marco": all of them), or of what
+  the previous message stored ("forget that")."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from graph.core.vocab import SENSITIVITIES
+from graph.ingestion.model import (
+    ADD,
+    APPEND,
+    CUE_APPEND,
+    CUE_CORRECTION,
+    DELETE,
+    END,
+    FORGET,
+    HARD,
+    NOOP,
+    REPLACE,
+    SOFT,
+    SUPERSEDE,
+    UPDATE,
+    Candidate,
+    Decision,
+    Draft,
+    Known,
+)
+from graph.ingestion.sensitivity import sensitivity_of
+from graph.ingestion.text import content_words, normal
+from graph.ingestion.vocabulary import SUCCESSORS
+
+NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
+NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
+_GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", "just", "day", "week", "month",
+                      "today", "morning", "cancelled", "canceled", "company", "place", "thing", "everywhere",
+                      "right", "for", "me", "user"})
+
+
+def same_value(a: str | None, b: str | None) -> bool:
+    if a is None or b is None:
+        return False
+    x, y = normal(a), normal(b)
+    return x == y or x.rstrip("s") == y.rstrip("s")
+
+
+def _words(k: Known) -> set[str]:
+    words = content_words(k.text) | content_words(k.value or "") | content_words(k.subject or "")
+    if k.predicate:
+        words |= set(k.predicate.split("_"))
+    return words - _GENERIC
+
+
+def decide(candidate: Candidate, known: Sequence[Known], multi: Callable[[str], bool],
+           previous_text: str | None = None) -> list[Decision]:
+    """The decisions for one candidate ([] when it asks for nothing that can be done: a forget or
+    an end that names nothing known, a value with no slot to fill)."""
+    if candidate.action == FORGET:
+        return _forget(candidate, known, previous_text)
+    if candidate.action == END:
+        return _end(candidate, known)
+    if candidate.claim is not None:
+        return _claimed(candidate, known, multi)
+    return [_claimless(candidate, known)]
+
+
+def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) -> list[Known]:
+    return sorted((k for k in known if k.subject is not None and k.subject.lower() == subject.lower()
+                   and k.predicate in predicates and not k.historical), key=lambda k: k.order)
+
+
+def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool]) -> list[Decision]:
+    draft = c.claim
+    assert draft is not None
+    if draft.predicate is None:
+        resolved = _resolve_slot(c, known)
+        if resolved is None:
+            return []
+        draft = resolved
+    predicate = draft.predicate
+    assert predicate is not None
+    many = multi(predicate)
+    slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
+                   and k.predicate == predicate), key=lambda k: k.order)
+    if c.historical:
+        past = next((k for k in slot if k.historical and same_value(k.value, draft.value)), None)
+        if past is not None:
+            return [Decision(NOOP, None, c, past, "said before, as history", draft, not many)]
+        return [Decision(ADD, None, c, None, "how things were: history, it supersedes nothing", draft, not many)]
+    current = [k for k in slot if not k.historical]
+    same = next((k for k in reversed(current) if same_value(k.value, draft.value)), None)
+    if same is not None and not c.replaces:
+        return [Decision(NOOP, None, c, same, "already known and current: corroborated", draft, not many)]
+    if c.replaces or predicate in SUCCESSORS:
+        earlier = _current(known, draft.subject, c.replaces or SUCCESSORS.get(predicate, ()))
+        if earlier:
+            return [Decision(UPDATE, SUPERSEDE, c, earlier[-1], f"{predicate} succeeds {earlier[-1].predicate}",
+                             draft, not many)]
+    wrong = next((k for k in current if c.previous and same_value(k.value, c.previous)), None)
+    if wrong is not None:
+        return [Decision(UPDATE, REPLACE, c, wrong, "a correction of the value said before", draft, not many)]
+    if current and not many:
+        target = current[-1]
+        if c.cue == CUE_CORRECTION:
+            return [Decision(UPDATE, REPLACE, c, target, "a correction: the known value was wrong", draft, True)]
+        return [Decision(UPDATE, SUPERSEDE, c, target, "a new value over time: the old one becomes history", draft,
+                         True)]
+    if current:
+        return [Decision(UPDATE, APPEND, c, current[-1], "another value of a multi-valued predicate", draft, False)]
+    return [Decision(ADD, None, c, None, "nothing known for this subject and predicate", draft, not many)]
+
+
+def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
+    draft = c.claim
+    assert draft is not None
+    if c.previous:
+        k = next((k for k in reversed(known) if k.predicate and same_value(k.value, c.previous)), None)
+        if k is not None and k.subject is not None:
+            return Draft(k.subject, k.predicate, draft.value)
+        return None
+    words = content_words(c.text)
+    rivals = [k for k in known if k.predicate and k.subject and k.subject.lower() == draft.subject.lower()
+              and k.exclusive and not k.historical and not same_value(k.value, draft.value)]
+    best = max(rivals, key=lambda k: (bool(_words(k) & words), k.similarity or 0.0, k.order), default=None)
+    if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR):
+        return None
+    return Draft(draft.subject, best.predicate, draft.value)
+
+
+def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
+    if c.replaces:
+        name = c.about[0].lower() if c.about else None
+        partners = [k for k in _current(known, "user", c.replaces) if name is None or normal(k.value or "") == name]
+        if partners:
+            return Decision(UPDATE, SUPERSEDE, c, partners[-1], "the relationship changed: the old one is history")
+        return Decision(ADD, None, c, None, "a relationship change with no relationship known")
+    words = content_words(c.text)
+    for k in known:
+        if k.predicate is None and (normal(k.text) == normal(c.text) or (k.similarity or 0.0) >= NEAR_DUPLICATE):
+            return Decision(NOOP, None, c, k, "the same memory is known")
+    if c.cue is not None:
+        near = [k for k in known if k.predicate is None and k.memory_type == c.memory_type
+                and (_words(k) & words or (k.similarity or 0.0) >= NEAR)]
+        if near:
+            target = max(near, key=lambda k: (len(_words(k) & words), k.similarity or 0.0, k.order))
+            mode = REPLACE if c.cue == CUE_CORRECTION else APPEND if c.cue == CUE_APPEND else SUPERSEDE
+            return Decision(UPDATE, mode, c, target, f"{mode} of the nearest known memory of its kind")
+    return Decision(ADD, None, c, None, "no known memory says this")
+
+
+def _end(c: Candidate, known: Sequence[Known]) -> list[Decision]:
+    target = None
+    if c.claim is not None and c.claim.predicate is not None:
+        slot = _current(known, c.claim.subject, (c.claim.predicate,))
+        target = next((k for k in reversed(slot) if k.value and (same_value(k.value, c.claim.value) or normal(
+            k.value).startswith(normal(c.claim.value)))), None)
+    if target is None:
+        target = _best_match(set(c.about) - _GENERIC, known, prefer_events="cancel" in c.text.lower()
+                             or "over" in c.text.lower())
+    if target is None:
+        return []
+    return [Decision(DELETE, SOFT, replace(c, sensitivity=_level(c, target)), target,
+                     "what it names has ended: archived")]
+
+
+def _forget(c: Candidate, known: Sequence[Known], previous_text: str | None) -> list[Decision]:
+    if c.about == ("<previous>",):
+        if not previous_text:
+            return []
+        about = content_words(previous_text) - _GENERIC
+        target = _best_match(about, known, prefer_events=False, planned_first=True)
+        targets = [target] if target else []
+    else:
+        about = set(c.about) - _GENERIC
+        if c.rule == "forget every":
+            targets = [k for k in known if _words(k) & about]
+        else:
+            best = _best_match(about, known, prefer_events=False)
+            targets = [best] if best else []
+    return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k)), k, "asked to forget it: erased")
+            for k in targets]
+
+
+def _best_match(about: set[str], known: Sequence[Known], *, prefer_events: bool,
+                planned_first: bool = False) -> Known | None:
+    scored = [(len(_words(k) & about), k) for k in known]
+    scored = [(s, k) for s, k in scored if s > 0]
+    if not scored:
+        return None
+    return max(scored, key=lambda sk: (sk[1].planned if planned_first else False, sk[0],
+                                       prefer_events and sk[1].memory_type == "event",
+                                       sk[1].similarity or 0.0, sk[1].order))[1]
+
+
+def _level(c: Candidate, target: Known) -> str:
+    levels = (c.sensitivity, target.sensitivity, sensitivity_of(target.text))
+    return max(levels, key=SENSITIVITIES.index)
+
+
+def settle_message(decisions: list[Decision]) -> list[Decision]:
+    """One message's decisions made consistent: an end or forget of what another decision of the
+    same message updates is dropped ("I left Acme and joined Globex" supersedes; it does not also
+    archive), and a memory is touched once."""
+    updated = {d.target.id for d in decisions if d.op in (UPDATE, NOOP) and d.target is not None}
+    out, touched = [], set()
+    for d in decisions:
+        if d.op == DELETE and d.target is not None and (d.target.id in updated or d.target.id in touched):
+            continue
+        if d.op == DELETE and d.target is not None:
+            touched.add(d.target.id)
+        out.append(d)
+    return out
+
+
+def decide_message(candidates: Sequence[Candidate], known_for: Callable[[Candidate], Sequence[Known]],
+                   multi: Callable[[str], bool], previous_text: str | None = None) -> list[Decision]:
+    """Every candidate of one message decided against what is known for it, made consistent."""
+    decisions: list[Decision] = []
+    for c in candidates:
+        decisions += decide(c, known_for(c), multi, previous_text)
+    return settle_message(decisions)

@@ -1,0 +1,403 @@
+"""The rule extractor: what one message says, as candidate memories. Pure and deterministic: no
+model, no I/O. The service passes what it knows of the tenant (the names of people in the user's
+life, the registered predicates) and the conversation so far.
+
+Order of work for a message: secrets are found first and every sentence holding one is dropped; an
+assistant's message yields nothing; a request to forget yields FORGET candidates (or, when it is
+about the message itself, nothing at all); every other sentence that states something (not a
+question, hypothetical, joke, hearsay, small talk or an uncertain negation) yields its claims, its
+relationship changes, what ended, and at most one memory without a claim, each with the
+sentence's temporal fields and sensitivity."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from graph.ingestion import claims as rules
+from graph.ingestion import cues
+from graph.ingestion.frames import frame_claims
+from graph.ingestion.kinds import claimless_kind
+from graph.ingestion.model import (
+    CUE_CORRECTION,
+    CUE_UPDATE,
+    END,
+    FORGET,
+    Candidate,
+    Draft,
+    Extraction,
+    Message,
+)
+from graph.ingestion.people import NAME, People, find_people, is_name, names_in
+from graph.ingestion.sensitivity import is_private, sensitivity_of
+from graph.ingestion.temporal import temporal_of
+from graph.ingestion.text import content_words, normal
+from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
+from graph.language import find_times, split_sentences
+from graph.language.parser import parse
+from graph.memories.secrets import find_secrets, redact
+
+# The user: I, we, or "the user" as an agent writes down what the user said.
+_FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e|(?:[Tt]he\s+)?[Uu]ser(?!['’]s))(?=['’]|\s|$|[,.!?])")
+_PRONOUN = re.compile(r"(?<![\w'’])(?:[Hh]e|[Ss]he|[Tt]hey|who)(?=['’]|\s|$)")
+_VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*"
+                         r"(?:not\s+a|turned|"
+                         r"started|moved|joined|work|working|live|living|love|loving|hate|speak|got|picked|used|sold|"
+                         r"switched|drive|driving|cancelled|canceled|off|on\s+call|trying|saving|going|planning|moving|"
+                         r"have|had|bought|still\s+\w+|been|being)\b")
+_KID_AGE = re.compile(r"\b(?P<age>\d{1,2})-year-old(?:\s+(?:son|daughter|boy|girl))?,?\s+(?P<name>[A-Z][\w’'-]*)")
+# A name is the subject of what follows only when a verb follows it ("Dev's no longer at ...",
+# "Ana lives in ..."); "at Oxford Brookes" or "a Civic" are values.
+_SUBJECT_VERB = re.compile(r"(?:'s|’s)\s+(?!(?:\w+\s+)?(?:is|are)\b)|\s+(?:is|are|was|were|has|had|have|lives?|"
+                           r"living|works?|working|worked|moved|moving|joined|joining|left|just|still|and\s+I|and\s+me|"
+                           r"said|says|got|gets|loves?|hates?|used|can't|cannot|doesn't|isn't|speaks?|studies|started|"
+                           r"starts|drives?|died|passed|broke|split|never|also|now)\b")
+_FRAGMENT = re.compile(r"(?:^|[,;]\s*)(?=(?:still|also|now|just)\s+(?:hate|hates|love|loves|like|live|work|speak|"
+                       r"drive|vegetarian|vegan)\b)")
+_NAME_OF = re.compile(r"(?i)\b(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+(?P<v>[A-Z][\w’'-]*|[a-z]+)")
+_CONTEXT_THING = re.compile(r"(?i)\b(?:found|got|have|met|new|my|our|a|an)\s+(?:new\s+|great\s+|good\s+)?"
+                            r"(?P<x>[a-z]+)(?=\s+(?:i|who|that|we|called|named)\b|\s*[,.!?]|$)")
+# Where claims come from: the parse's frames, the word patterns, or both (the frames first; a
+# pattern adds a claim for a subject and predicate the frames did not find). The bench compares them.
+CLAIMS_PARSED, CLAIMS_LEXICAL, CLAIMS_BOTH = "parsed", "lexical", "both"
+_STILL_FRIENDS = re.compile(r"(?i)\bstill\s+(?:good\s+)?friends\b")
+
+
+def to_parse(messages: Sequence[Message]) -> list[str]:
+    """The sentences `extract` will parse for these messages: a caller with many messages parses
+    them in one batch (graph/language/parser.py) and passes the result as `docs`."""
+    return [s.text for m in messages if m.role == "user" for s in split_sentences(_redacted(m.text)[0])]
+
+
+def _redacted(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
+    findings = find_secrets(text)
+    # Every secret is replaced before any rule reads the text: a claim or memory holding a
+    # redaction is dropped, so no secret (nor a stand-in for one) becomes a value.
+    return (redact(text, findings) if findings else text), tuple((f.kind, f.start, f.end) for f in findings)
+
+
+def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
+            registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH,
+            docs: Mapping[str, Any] | None = None) -> Extraction:
+    """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
+    `circle` the names of people the tenant's memories know; `registered` the tenant's registered
+    predicates (name -> multi-valued); `docs` the parses of `to_parse([message])`, when the caller
+    parsed them in a batch (else they are parsed here)."""
+    registered = registered or {}
+    text, secrets = _redacted(message.text)
+    if message.role != "user":
+        return Extraction((), secrets, ("the assistant's words state nothing about the user",))
+    recent = _recent_people(context, circle)
+    people = find_people(text, set(circle), recent)
+    private = is_private(text)
+    sentences = list(split_sentences(text))
+    if claims == CLAIMS_LEXICAL:
+        docs = {}
+    elif docs is None:
+        # One parse of every sentence (one batch through the pipeline), read by the frames below.
+        docs = dict(zip([s.text for s in sentences], parse([s.text for s in sentences]), strict=True))
+    out: list[Candidate] = []
+    skipped: list[str] = []
+    content_before = False
+    for sentence in sentences:
+        request = cues.forget_request(sentence.text)
+        if request is not None:
+            what, itself = request
+            if itself and (content_before or cues.SAME_MESSAGE.match(what)):
+                return Extraction((), secrets, ("asked not to remember it",))
+            out.append(_forget(sentence.text, what, itself, sentence.start, sentence.end, text, private))
+            continue
+        found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text,
+                          claims, docs)
+        if isinstance(found, str):
+            skipped.append(found)
+            continue
+        if found:
+            content_before = True
+        out.extend(found)
+    kept = [c for c in _dedupe(out) if not _holds_secret(c)]
+    if len(kept) < len(out) or secrets:
+        skipped.append("what held a secret")
+    return Extraction(tuple(kept), secrets, tuple(dict.fromkeys(skipped)))
+
+
+def _holds_secret(c: Candidate) -> bool:
+    if c.claim is not None and "[REDACTED" in f"{c.claim.subject} {c.claim.value}":
+        return True
+    # A memory without a claim keeps its redacted sentence only when it is an event on a schedule
+    # ("rent goes out to [REDACTED:iban] on the 25th of every month"); any other is dropped.
+    return c.claim is None and "[REDACTED" in c.text and c.recurrence is None
+
+
+def _recent_people(context: Sequence[Message], circle: set[str] | frozenset[str]) -> list[str]:
+    lowered = {c.lower() for c in circle}
+    names: list[tuple[int, int, str]] = []
+    for i, m in enumerate(context):
+        people = find_people(m.text, set(circle), [])
+        names += [(i, p.start, p.name) for p in people.persons if not p.name.startswith("user's")]
+        names += [(i, t.start(), t.group()) for t in re.finditer(NAME, m.text)
+                  if is_name(t.group()) and t.group().lower() in lowered]
+    return [n for _, _, n in sorted(names)]
+
+
+def _forget(sentence: str, what: str, itself: bool, start: int, end: int, message: str, private: bool) -> Candidate:
+    about = ("<previous>",) if itself else tuple(sorted(content_words(what) - _GENERIC))
+    every = bool(re.search(r"(?i)\b(?:everything|all|anything)\b", what))
+    return Candidate(sentence, "fact", action=FORGET, about=about, sensitivity="private" if private else "normal",
+                     start=start, end=end, rule="forget every" if every else "forget", cue=None)
+
+
+_GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "say", "note", "notes", "thing", "things",
+            "stuff", "what", "about", "file", "please", "pls", "record", "memory", "memories", "info", "information",
+            "bit", "part", "ex", "mention", "mentioned", "keep", "store", "save", "remember", "name", "detail",
+            "details", "last", "just"}
+
+
+def _sentence(sentence: str, start: int, message: Message, people: People, registered: dict[str, bool],
+              context: Sequence[Message], private: bool, whole: str, mode: str,
+              docs: Mapping[str, Any]) -> list[Candidate] | str:
+    if cues.is_small_talk(sentence):
+        return "small talk"
+    if cues.is_question(sentence):
+        return "a question"
+    if cues.is_uncertain(sentence):
+        return "an uncertain or negated statement"
+    if cues.is_joke(sentence):
+        return "a joke"
+    if cues.hearsay(sentence):
+        return "what someone else said"
+    offset = 0
+    if cues.is_hypothetical(sentence):
+        rest, offset = cues.strip_hypothetical(sentence)
+        if not offset:
+            return "a hypothetical"
+        sentence = rest
+    start += offset
+    when = temporal_of(sentence, message.at)
+    sensitivity = sensitivity_of(sentence, whole if private else "")
+    cue = cues.cue_of(sentence)
+    if cue is None and cues.CORRECTION_WORDS.search(whole):
+        cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
+    found = _claims(sentence, start, people, registered, context, mode, docs)
+    pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
+    out: list[Candidate] = []
+    changed = _relationship_change(sentence, start, people, sensitivity, when)
+    for f in found:
+        draft = f.draft
+        if draft.predicate is not None and draft.predicate in PREDICATES and PREDICATES[draft.predicate].sensitive:
+            level = "private" if sensitivity == "private" else "sensitive"
+        else:
+            level = sensitivity
+        previous = pair[1] if pair and normal(pair[0]) == normal(draft.value) else f.correction_of
+        if f.negated:
+            out.append(Candidate(sentence, _type_of(draft.predicate), claim=draft, action=END, cue=cue,
+                                 about=tuple(content_words(draft.value)), sensitivity=level, start=start,
+                                 end=start + len(sentence), rule=f.rule))
+            continue
+        replaces = ("partner",) if draft.predicate == "spouse" and changed is not None else ()
+        out.append(Candidate(sentence, _type_of(draft.predicate), claim=draft, cue=cue, historical=when.historical,
+                             sensitivity=level, effective_from=when.effective_from, expires_at=when.expires_at,
+                             recurrence=None, previous=previous, replaces=replaces, start=start + f.start,
+                             end=start + f.end, rule=f.rule))
+    if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out) \
+            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1]:
+        out.append(Candidate(sentence, "entity", claim=Draft("user", None, pair[0]), cue=CUE_CORRECTION,
+                             previous=pair[1], sensitivity=sensitivity, start=start, end=start + len(sentence),
+                             rule="X, not Y"))
+    if changed is not None and not any(c.replaces for c in out):
+        out.append(changed)
+        if _STILL_FRIENDS.search(whole) and changed.about:
+            out.append(Candidate(sentence, "entity", claim=Draft("user", "friend", changed.about[0]),
+                                 start=start, end=start + len(sentence), rule="still friends"))
+    if not any(c.action == END or c.claim for c in out) and cues.ENDED.search(sentence) and not when.historical:
+        out.append(Candidate(sentence, "fact", action=END, cue=CUE_UPDATE,
+                             about=tuple(content_words(sentence)), sensitivity=sensitivity, start=start,
+                             end=start + len(sentence), rule="ended"))
+    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out)
+    if claimless is not None:
+        out.append(claimless)
+    return out
+
+
+def _type_of(predicate: str | None) -> str:
+    if predicate is None:
+        return "entity"
+    if predicate.startswith(FAVORITE_PREFIX):
+        return "preference"
+    return PREDICATES[predicate].memory_type if predicate in PREDICATES else "entity"
+
+
+def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
+            context: Sequence[Message], mode: str, docs: Mapping[str, Any]) -> list[rules.Found]:
+    parsed: list[rules.Found] = []
+    if mode != CLAIMS_LEXICAL:
+        clauses = _clauses(sentence, start, people)
+        doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
+        parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
+    lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED)
+    if not parsed:
+        return lexical
+    have = {_merge_key(f) for f in parsed}
+    return parsed + [f for f in lexical if _merge_key(f) not in have]
+
+
+def _merge_key(f: rules.Found) -> tuple[str, str | None, bool, str]:
+    multi = f.draft.predicate in PREDICATES and PREDICATES[f.draft.predicate].multi
+    return f.draft.subject.lower(), f.draft.predicate, f.negated, normal(f.draft.value) if multi else ""
+
+
+def _anchor(clauses: list[tuple[str | None, bool, str, int]], sentence: str) -> Callable[[int], str | None]:
+    """The subject the clause reading gives a character of the sentence: the clause it falls in."""
+    def subject_at(at: int) -> str | None:
+        before = [c for c in clauses if c[3] <= at]
+        if before:
+            return before[-1][0]
+        return "user" if not clauses else None  # chat drops the "I": "moved to Lisbon last week"
+    return subject_at
+
+
+def _lexical_claims(sentence: str, start: int, people: People, registered: dict[str, bool],
+                    context: Sequence[Message], verbs: bool = True) -> list[rules.Found]:
+    """The word patterns; `verbs` False leaves out those the parse's frames stand for (verb
+    patterns, languages, a job title or diet said alone)."""
+    found: list[rules.Found] = []
+    for p in people.persons:
+        if start <= p.start < start + len(sentence) and p.role and not p.name.startswith("user's"):
+            found.append(rules.Found(Draft("user", p.role, p.name), p.start - start, p.end - start, "relationship"))
+    for m in _KID_AGE.finditer(sentence):
+        found.append(rules.Found(Draft(m["name"], "age", m["age"]), m.start(), m.end(), "age"))
+    for f, _open in rules.possessive_claims(sentence, people, start, registered):
+        found.append(f)
+    found += list(rules.sentence_claims(sentence))
+    for subject, first, clause, at in _clauses(sentence, start, people) if verbs else ():
+        if subject is None:
+            continue
+        for f in rules.verb_claims(clause, subject, first):
+            found.append(replace(f, start=f.start + at, end=f.end + at))
+        if first or subject:
+            for lang, s, e in rules.languages(clause):
+                found.append(rules.Found(Draft(subject, "speaks", lang), s + at, e + at, "speaks"))
+    found += list(rules.pets(sentence))
+    found += list(rules.devices(sentence))
+    found += list(rules.ended_devices(sentence))
+    if verbs and any(f.draft.predicate == "works_at" and not f.negated for f in found):
+        found += list(rules.job_fragments(sentence))
+    if verbs:
+        found += list(rules.diet_fragments(sentence))
+    if (named := _NAME_OF.search(sentence)) is not None:
+        thing = _context_thing(context)
+        if thing:
+            found.append(rules.Found(Draft("user", thing, named["v"]), named.start(), named.end(), "name of"))
+    return found
+
+
+def _context_thing(context: Sequence[Message]) -> str | None:
+    for m in reversed(context):
+        if m.role != "user":
+            continue
+        for t in reversed(list(_CONTEXT_THING.finditer(m.text))):
+            x = t["x"].lower()
+            if x not in NOT_THINGS and len(x) > 2 and x not in ("lot", "bit", "few", "one", "way", "time"):
+                return x
+    return None
+
+
+def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None, bool, str, int]]:
+    """(subject, first person?, clause, its offset in the sentence) for each subject mention."""
+    anchors: list[tuple[int, int, str | None, bool]] = []
+    for m in _FIRST.finditer(sentence):
+        anchors.append((m.start(), m.end(), "user", True))
+    for p in people.persons:
+        s, e = p.start - start, p.end - start
+        if 0 <= s < len(sentence):
+            anchors.append((s, e, p.name, False))
+    for m in re.finditer(NAME, sentence):
+        name = re.sub(r"['’]s$", "", m.group())
+        if not is_name(name) or any(a[0] <= m.start() < a[1] for a in anchors):
+            continue
+        if not _SUBJECT_VERB.match(sentence, m.start() + len(name)):
+            continue
+        known = people.known(name)
+        if known:
+            people.mention(name)
+        anchors.append((m.start(), m.start() + len(name), name if known else None, False))
+    for m in _FRAGMENT.finditer(sentence):
+        if not any(a[0] <= m.end() < a[1] for a in anchors):
+            anchors.append((m.end(), m.end(), "user", True))
+    for m in re.finditer(r"(?i)(?<![\w'’])(?P<r>mum|mom|dad|father|mother)(?:'s|’s)?(?=\s)", sentence):
+        if not any(a[0] <= m.start() < a[1] for a in anchors):
+            from graph.ingestion.vocabulary import ROLES
+            anchors.append((m.start(), m.end(), f"user's {ROLES[m['r'].lower()]}", False))
+    for m in _PRONOUN.finditer(sentence):
+        if not any(a[0] <= m.start() < a[1] for a in anchors):
+            earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]]
+            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(start + m.start())
+            anchors.append((m.start(), m.end(), who, False))
+    anchors.sort()
+    out: list[tuple[str | None, bool, str, int]] = []
+    first_at = anchors[0][0] if anchors else len(sentence)
+    if _VERB_START.match(sentence[:first_at] + " ") and first_at > 0:
+        out.append(("user", True, " " + sentence[:first_at], -1))
+    for i, (_, e, subject, first) in enumerate(anchors):
+        stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(sentence)
+        # A name inside a value ("at Oxford Brookes") is no new subject: the clause runs on past it.
+        while i + 1 < len(anchors) and anchors[i + 1][2] is None and not anchors[i + 1][3] and \
+                re.search(r"(?i)\b(?:at|in|to|for|with|from|of|called|named|and|a|an|the)\s*$", sentence[e:stop]):
+            i += 1
+            stop = anchors[i + 1][0] if i + 1 < len(anchors) else len(sentence)
+        out.append((subject, first, sentence[e:stop], e))
+    return out
+
+
+def _relationship_change(sentence: str, start: int, people: People, sensitivity: str, when) -> Candidate | None:
+    ended = cues.RELATIONSHIP_END.search(sentence)
+    engaged = cues.ENGAGED.search(sentence)
+    married = cues.MARRIED.search(sentence)
+    if not (ended or engaged or married):
+        return None
+    m = re.search(r"(?P<n>" + NAME + r")\s+and\s+(?:I|me)\b|\b(?:with|and)\s+(?P<n2>" + NAME + r")", sentence)
+    name = (m["n"] or m["n2"]) if m else None
+    about = (name,) if name and is_name(name) else ()
+    return Candidate(sentence, "entity", cue=CUE_UPDATE, about=about, replaces=("partner", "spouse"),
+                     sensitivity=sensitivity if ended else ("private" if sensitivity == "private" else "normal"),
+                     start=start, end=start + len(sentence), rule="relationship change")
+
+
+def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
+               out: list[Candidate]) -> Candidate | None:
+    has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
+    if when.recurrence:
+        kind = "event"
+    elif has_claim:
+        return None
+    else:
+        times = find_times(sentence, message.at)
+        found = claimless_kind(sentence, has_time=bool(times))
+        if found is None and (when.effective_from or when.expires_at):
+            found = "event"
+        if found is None:
+            return None
+        kind = found
+    return Candidate(sentence, kind, cue=cue, historical=when.historical, sensitivity=sensitivity,
+                     effective_from=when.effective_from, expires_at=when.expires_at, recurrence=when.recurrence,
+                     about=tuple(content_words(sentence)), start=start, end=start + len(sentence),
+                     rule=f"{kind} wording")
+
+
+def _dedupe(candidates: list[Candidate]) -> list[Candidate]:
+    seen: set[tuple[str, str | None, str]] = set()
+    out = []
+    for c in candidates:
+        if c.claim is not None and c.action == "remember":
+            key = (c.claim.subject.lower(), c.claim.predicate, normal(c.claim.value))
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(c)
+    return out
+
+
+def mentioned_names(text: str) -> list[str]:
+    """Capitalised names in a message, for the caller to look up in the tenant's entity graph."""
+    return names_in(text)

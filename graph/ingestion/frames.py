@@ -1,0 +1,276 @@
+"""Claims from a sentence's dependency parse (graph/language/parser.py): verb and copula frames. Pure:
+it reads a parsed sentence and returns claims; it loads nothing.
+
+Where the word patterns of claims.py need one pattern per phrasing, a frame names a lemma and the
+grammatical slot its value fills, whatever the tense, the adverbs between, or the word order:
+"I live in X", "we've been living in X for years", "I currently reside in X", "we relocated to X" are
+one frame each of `live`/`reside`/`relocate` with a value under `in`/`to`. The subject is the verb's
+own (`nsubj`, or the subject of the verb it is conjoined with), resolved to a person: I/we are the
+user, a name is someone in the user's life or nobody (a stranger yields nothing), he/she the last
+person named, "my sister" the user's sister or her name. A verb with no subject ("moved to Lisbon
+last week") takes the subject the caller's clause reading gives that position.
+
+Copula frames read "X is Y": a job title (the attribute's head is a job noun), an age (a number), a
+diet or nationality (lexicon adjectives), "allergic to", "a fan of", "at ORG", "from PLACE", "in
+PLACE now"."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from graph.ingestion.claims import Found
+from graph.ingestion.model import Draft
+from graph.ingestion.people import People, is_name
+from graph.ingestion.text import clean_value
+from graph.ingestion.vocabulary import (
+    DIETS,
+    INSTITUTIONS,
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    NOT_VALUES,
+    ROLES,
+    SCHOOLS,
+)
+
+VALUE_ONLY = "value only"
+# lemma -> {the value's slot: a preposition, or "dobj" for the direct object -> predicate}
+VERBS: dict[str, dict[str, str]] = {
+    "live": {"in": "lives_in", "at": "lives_in"}, "reside": {"in": "lives_in"}, "base": {"in": "lives_in"},
+    "settle": {"in": "lives_in"}, "stay": {"in": "lives_in"}, "move": {"to": "lives_in"},
+    "relocate": {"to": "lives_in"},
+    "work": {"at": "works_at", "for": "works_at", "as": "job_title"}, "join": {"dobj": "works_at"},
+    "start": {"at": "works_at"}, "hire": {"by": "works_at", "at": "works_at"},
+    "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
+    "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown"},
+    "speak": {"dobj": "speaks"},
+    "love": {"dobj": "likes"}, "like": {"dobj": "likes"}, "enjoy": {"dobj": "likes"}, "adore": {"dobj": "likes"},
+    "hate": {"dobj": "dislikes"}, "dislike": {"dobj": "dislikes"}, "detest": {"dobj": "dislikes"},
+    "loathe": {"dobj": "dislikes"},
+    "drive": {"dobj": "car"},
+    "study": {"at": "studies_at"}, "attend": {"dobj": "studies_at"},
+    "turn": {"dobj": "age"},
+    "obsess": {"with": "likes"},
+    # A value whose thing the message does not name: the decision finds the slot it changes.
+    "switch": {"to": VALUE_ONLY}, "change": {"to": VALUE_ONLY}, "swap": {"to": VALUE_ONLY},
+}
+# Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
+PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
+NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
+_UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
+_QUANTITY = frozenset({"bit", "lot", "little", "touch", "smattering"})
+_ENDED = frozenset({"anymore", "longer"})  # "not ... anymore", "no longer"
+_NOW = frozenset({"now", "currently", "still", "nowadays"})
+_MODIFIERS = frozenset({"compound", "amod", "nummod", "nmod", "quantmod", "flat"})
+_FIRST = frozenset({"i", "we", "me", "us"})
+_NOT_PART = frozenset({"only", "new", "current", "former", "old", "first", "main", "other"})  # of no value
+_THIRD = frozenset({"he", "she", "they", "him", "her", "them"})
+
+Anchor = Callable[[int], str | None]  # the subject the clause reading gives a character offset
+
+
+def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """Claims in one parsed sentence; `offset` is the sentence's start in the message (people's
+    spans are message offsets); `anchor` answers the subject for a verb that has none."""
+    for tok in doc:
+        if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
+            yield from _verb(tok, offset, people, anchor)
+        if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
+            yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
+        elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
+                t.pos_ in ("VERB", "AUX") for t in doc):
+            # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
+            # or of a name whose "'s" the parser read as a possessive ("Lena's vegan now").
+            owner = next((c for c in tok.children if c.dep_ == "poss" and c.pos_ == "PROPN" and any(
+                k.dep_ == "case" for k in c.children)), None)
+            subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
+            yield from _copula(tok, [tok], subject, implicit=True)
+        elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
+                                                   c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
+                                                   for c in tok.children):
+            # "Karolina's still at Wrocław Zoo": the parser read the contracted "is" as a possessive.
+            rest = [c for c in tok.rights if c.dep_ in ("prep", "advmod", "neg", "attr", "acomp")]
+            yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
+
+
+def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+        return
+    frames = VERBS[verb.lemma_.lower()]
+    if verb.lemma_.lower() == "grow" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
+        return
+    subject = _subject(verb, offset, people, anchor)
+    if subject is None:
+        return
+    negated = _negated(verb)
+    for child in verb.children:
+        slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
+        if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
+            preps = [c for c in child.children if c.dep_ == "prep"]
+            if preps:
+                child, slot = preps[0], preps[0].lower_
+        predicate = frames.get(slot or "")
+        if predicate is None and slot == "as" and verb.lemma_.lower() in ("join", "start", "work"):
+            predicate = "job_title"  # "joining Stripe as a solutions architect"
+        if predicate is None:
+            continue
+        head = child if slot == "dobj" else _object(child)
+        if head is None:
+            continue
+        if predicate == "works_at" and (head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
+            predicate = "studies_at"  # "my daughter started at Oxford Brookes"
+        yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
+
+
+def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:
+    """"X is Y" frames over the copula's `parts`; `implicit`: a verbless fragment, the part itself."""
+    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children):
+        return
+    negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
+    now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
+    for child in parts:
+        low = child.lower_
+        if child.dep_ in ("attr", "acomp", "oprd") or implicit:
+            if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
+                continue  # "Y is my X": an owned thing (claims.py)
+            lemma = child.lemma_.lower()
+            if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
+                yield Found(Draft(subject, "job_title", _phrase(child)), child.idx - be.doc[0].idx,
+                            child.idx + len(child.text) - be.doc[0].idx, "frame be job")
+                for prep in child.children:  # "the only dev at Pebble Coffee"
+                    if prep.dep_ == "prep" and prep.lower_ in ("at", "for") and (obj := _object(prep)) is not None:
+                        yield from _values(subject, "works_at", obj, False, be, "frame job at")
+            elif child.pos_ == "NUM" and child.text.isdigit() and 0 < int(child.text) < 120 and not negated:
+                yield _found(subject, "age", child.text, child, "frame be age")
+            elif low in DIETS and not negated:
+                yield _found(subject, "diet", low, child, "frame be diet")
+            elif low in NATIONALITIES and not negated and child.dep_ == "acomp":
+                yield _found(subject, "nationality", child.text.capitalize(), child, "frame be nationality")
+            elif lemma == "fan":
+                for prep in child.children:
+                    if prep.dep_ == "prep" and prep.lower_ == "of" and (obj := _object(prep)) is not None:
+                        yield from _values(subject, "dislikes" if negated else "likes", obj, False, be, "frame fan of")
+            elif lemma == "allergic":
+                for prep in child.children:
+                    if prep.dep_ == "prep" and prep.lower_ == "to" and (obj := _object(prep)) is not None:
+                        yield from _values(subject, "allergy", obj, negated, be, "frame allergic to")
+        elif child.dep_ == "prep" and (obj := _object(child)) is not None:
+            predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
+            if low == "in" and (now or negated):
+                predicate = "lives_in"
+            if low == "on" and now:
+                predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
+            if predicate is not None:
+                yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
+
+
+def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, rule: str) -> Iterator[Found]:
+    if negated and predicate in NEGATED_TO:
+        predicate, negated = NEGATED_TO[predicate], False
+    elif negated and predicate not in PROPER:
+        return
+    for tok in [head, *head.conjuncts]:
+        if tok.lower_ in _QUANTITY:  # "a bit of Mandarin"
+            tok = next((_object(p) for p in tok.children if p.dep_ == "prep" and p.lower_ == "of"), None) or tok
+        value = _value(tok, predicate)
+        if value is None:
+            continue
+        yield _found(subject, predicate, value, tok, rule, negated=negated)
+        if predicate == "works_at" and not negated:
+            for title in tok.children:  # "I work at Wise, staff engineer"
+                if title.dep_ == "appos" and title.lemma_.lower() in JOB_HEADS:
+                    yield _found(subject, "job_title", _phrase(title), title, rule + " title")
+
+
+def _value(tok: Any, predicate: str) -> str | None:
+    if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
+        return None
+    if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
+            and tok.lemma_.lower() not in INSTITUTIONS:
+        return None
+    if predicate in ("likes", "dislikes") and any(c.dep_ == "poss" for c in tok.children):
+        return None  # "loving my new job": an owned thing, not a taste
+    if predicate == "speaks":
+        return tok.text.capitalize() if tok.lower_ in LANGUAGES else None
+    if predicate == "age":
+        return tok.text if tok.text.isdigit() else None
+    if tok.pos_ == "VERB" and tok.dep_ == "xcomp" and not tok.text.endswith("ing"):
+        return None  # "love to travel": no thing liked as written
+    value = _phrase(tok)
+    return value if value and len(value.split()) <= 5 else None
+
+
+def _phrase(tok: Any) -> str:
+    """The noun phrase `tok` heads, minimal: its compounds and modifiers (a name's possessive too:
+    "st thomas' hospital"), and "of NAME" after a name ("University of Porto"); no article, no clause."""
+    doc = tok.doc
+    left = tok
+    for c in reversed(list(tok.lefts)):
+        if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
+            break
+        left = c.left_edge if c.left_edge.dep_ in (*_MODIFIERS, "poss") or c.dep_ == "poss" else c
+    right = tok
+    for c in tok.rights:
+        joined = c.dep_ in ("compound", "flat", "nummod") or (c.dep_ == "cc" and c.text == "&") \
+            or (c.dep_ == "conj" and right.text == "&")  # "Moore & Partners"
+        if c.i == right.i + 1 and joined:
+            right = c
+        elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
+                (obj := _object(c)) is not None and obj.pos_ == "PROPN":
+            right = obj.right_edge
+    return clean_value(doc[left.i:right.i + 1].text)
+
+
+def _role(subject: str, people: People) -> str | None:
+    return next((p.role for p in people.persons if p.name == subject), None)
+
+
+def _object(prep: Any) -> Any:
+    return next((c for c in prep.children if c.dep_ in ("pobj", "pcomp")), None)
+
+
+def _found(subject: str, predicate: str, value: str, tok: Any, rule: str, negated: bool = False) -> Found:
+    start = tok.idx - tok.doc[0].idx
+    return Found(Draft(subject, None if predicate == VALUE_ONLY else predicate, value), start, start + len(tok.text),
+                 rule, negated=negated)
+
+
+def _negated(verb: Any) -> bool:
+    kids = list(verb.children)
+    return any(c.dep_ == "neg" for c in kids) or any(c.lower_ in _ENDED for c in kids) \
+        or any(t.lower_ in _ENDED for c in kids if c.dep_ == "advmod" for t in c.subtree)
+
+
+def _subject(verb: Any, offset: int, people: People, anchor: Anchor) -> str | None:
+    """The person the verb is said of, or None (a stranger, or nobody the message names)."""
+    tok = verb
+    for _ in range(4):
+        found = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if found is not None:
+            return _person(found, offset, people)
+        if tok.dep_ in ("conj", "xcomp") and tok.head is not tok:
+            tok = tok.head
+            continue
+        break
+    return anchor(verb.idx - verb.doc[0].idx)
+
+
+def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> str | None:
+    low = tok.lower_
+    if low in _FIRST or low == "user":  # "the user lives in Lisbon": an agent's note of what the user said
+        return "user"
+    at = offset + tok.idx - tok.doc[0].idx
+    if low in _THIRD:
+        return people.pronoun(at)
+    if low in ("who", "that") and tok.head.dep_ == "relcl":
+        return _person(tok.head.head, offset, people)
+    if tok.pos_ == "NOUN" and low in ROLES and any(c.dep_ == "poss" and c.lower_ in ("my", "our")
+                                                   for c in tok.children):
+        named = next((c for c in tok.children if c.dep_ in ("appos", "compound") and c.text[:1].isupper()), None)
+        return _phrase(named) if named is not None else f"user's {ROLES[low]}"
+    if tok.pos_ == "PROPN" or (contracted and tok.text[:1].isupper()):
+        name = _phrase(tok)
+        if is_name(name) and people.known(name):
+            people.mention(name)
+            return name
+    return None

@@ -1,0 +1,36 @@
+"""How sensitive what a sentence says is: health, finances, death or loss, grief, religion,
+sexuality and politics are sensitive; what the user asks to keep private is private (it wins).
+Pure: word lists, no model."""
+from __future__ import annotations
+
+import re
+
+from graph.ingestion.cues import PRIVATE
+
+_SENSITIVE = re.compile(
+    r"(?i)\b(?:allerg\w*|anaphyla\w*|diagnos\w*|diabet\w*|cancer|tumou?r|chemo\w*|asthma|epilep\w*|adhd|autis\w*|"
+    r"depress\w*|anxiety|panic\s+attacks?|bipolar|ocd|ptsd|therap\w*|psychiatr\w*|psycholog\w*|counsell?(?:ing|or)|"
+    r"medication|meds|prescri\w*|\d+\s*mg\b|sertraline|prozac|fluoxetine|citalopram|lexapro|zoloft|insulin|"
+    r"metformin|ozempic|antidepress\w*|surgery|operation\s+on|hospital\w*|rehab|addict\w*|sober|sobriety|alcoholi\w*|"
+    r"pregnan\w*|ivf|miscarr\w*|fertility|trying\s+for\s+a\s+baby|doctor's\s+orders|gp\s+said|blood\s+pressure|"
+    r"cholesterol|migraine|chronic|illness|disease|disorder|injur\w*|physio\w*|"
+    r"salary|salaries|paid\s+\d|make\s+(?:about\s+|around\s+)?[£$€]?\d+k?|earn\w*|debt\w*|loan|mortgage|overdraft|"
+    r"bankrupt\w*|broke\b|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
+    r"money\s+(?:trouble|problems|worries)|\d+k\s+(?:a|per)\s+year|before\s+tax|"
+    r"died|dying|death|passed\s+away|passed|funeral|grie\w*|bereave\w*|mourning|lost\s+(?:my|our)|"
+    r"broke\s+up|split\s+up|divorc\w*|separated|"
+    r"religio\w*|church|mosque|synagogue|temple|pray\w*|muslim|christian|jewish|hindu|buddhist|atheist|"
+    r"gay|lesbian|bisexual|queer|trans\b|transgender|coming\s+out|came\s+out|sexuality|"
+    r"voted|vote\s+for|labour|tory|tories|conservative\s+party|democrat\w*|republican\w*|green\s+party|"
+    r"party\s+member|canvass\w*|politic\w*)\b")
+
+
+def sensitivity_of(text: str, message: str = "") -> str:
+    """`text`'s sensitivity; a request in `message` (the whole message) to keep it private makes it private."""
+    if PRIVATE.search(message or text):
+        return "private"
+    return "sensitive" if _SENSITIVE.search(text) else "normal"
+
+
+def is_private(message: str) -> bool:
+    return bool(PRIVATE.search(message))

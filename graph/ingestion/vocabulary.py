@@ -1,0 +1,114 @@
+"""The canonical predicates extraction knows, how each behaves by default, and the nouns that name
+them. Pure data.
+
+Whether a predicate is exclusive comes from the tenant's predicate registry
+(graph/beliefs/predicates.py) when it registered one; these defaults apply otherwise, and a tenant's
+registered predicates extend the vocabulary: "my X is Y" with X a registered predicate name is
+that predicate, with the registry's cardinality. Any other "my X is Y" is an open slot keyed by X
+(single-valued, memory type entity)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Canonical:
+    memory_type: str
+    multi: bool = False
+    sensitive: bool = False
+    person: bool = False  # its value is a person: a name, never "my cat" or "the coffee machine"
+
+
+PREDICATES: dict[str, Canonical] = {
+    "name": Canonical("fact"), "nickname": Canonical("fact", multi=True), "birthday": Canonical("fact"),
+    "age": Canonical("fact"), "lives_in": Canonical("fact"), "hometown": Canonical("fact"),
+    "nationality": Canonical("fact", multi=True), "works_at": Canonical("fact"), "job_title": Canonical("fact"),
+    "email": Canonical("fact"), "phone_number": Canonical("fact"),
+    "likes": Canonical("preference", multi=True), "dislikes": Canonical("preference", multi=True),
+    "diet": Canonical("fact"), "allergy": Canonical("fact", multi=True, sensitive=True),
+    "speaks": Canonical("fact", multi=True), "studies_at": Canonical("fact", multi=True),
+    "car": Canonical("entity"), "pet": Canonical("entity", multi=True), "device": Canonical("entity", multi=True),
+    "phone": Canonical("entity"),
+    "partner": Canonical("entity", person=True), "spouse": Canonical("entity", person=True),
+    "mother": Canonical("entity", person=True), "father": Canonical("entity", person=True),
+    "boss": Canonical("entity", person=True),
+    "sister": Canonical("entity", multi=True, person=True), "brother": Canonical("entity", multi=True, person=True),
+    "child": Canonical("entity", multi=True, person=True), "friend": Canonical("entity", multi=True, person=True),
+    "colleague": Canonical("entity", multi=True, person=True),
+}
+FAVORITE_PREFIX = "favorite_"  # favorite_<thing>: single-valued, a preference
+
+# Relationship nouns -> the canonical predicate ("my wife" -> spouse, "mum" -> mother).
+ROLES: dict[str, str] = {
+    "wife": "spouse", "husband": "spouse", "spouse": "spouse", "girlfriend": "partner", "boyfriend": "partner",
+    "partner": "partner", "fiance": "partner", "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
+    "mum": "mother", "mom": "mother", "mother": "mother", "mama": "mother", "mummy": "mother", "mommy": "mother",
+    "dad": "father", "father": "father", "papa": "father", "daddy": "father",
+    "boss": "boss", "manager": "boss", "line manager": "boss",
+    "sister": "sister", "sis": "sister", "brother": "brother", "bro": "brother",
+    "son": "child", "daughter": "child", "kid": "child", "child": "child", "eldest": "child", "youngest": "child",
+    "friend": "friend", "best friend": "friend", "bestie": "friend", "mate": "friend", "buddy": "friend",
+    "colleague": "colleague", "coworker": "colleague", "co-worker": "colleague", "workmate": "colleague",
+}
+# Nouns of an owned thing that are canonical predicates already.
+THING_PREDICATES: dict[str, str] = {
+    "car": "car", "motorbike": "car", "motorcycle": "car", "van": "car", "phone": "phone", "mobile": "phone",
+    "email": "email", "email address": "email", "e-mail": "email", "birthday": "birthday", "name": "name",
+    "full name": "name", "first name": "name", "nickname": "nickname", "diet": "diet", "job": "job_title",
+    "job title": "job_title", "title": "job_title", "role": "job_title", "employer": "works_at",
+    "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number",
+    "phone number": "phone_number", "mobile number": "phone_number", "laptop": "device", "tablet": "device",
+    "watch": "device", "kindle": "device", "e-reader": "device", "console": "device", "pet": "pet",
+    "dog": "pet", "cat": "pet",
+}
+# Predicates one may succeed another with, for the same subject: marrying one's partner.
+SUCCESSORS: dict[str, tuple[str, ...]] = {"spouse": ("partner",)}
+
+ANIMALS = frozenset("""dog cat puppy kitten beagle labrador lab retriever spaniel terrier poodle greyhound whippet
+collie husky dachshund pug corgi bulldog rabbit bunny hamster guinea pig parrot budgie tortoise turtle snake lizard
+ferret horse pony goldfish fish""".split())
+DEVICE_WORDS = frozenset("""ipad iphone kindle thinkpad macbook laptop tablet chromebook pixel galaxy surface switch
+playstation ps5 ps4 xbox watch fitbit garmin e-reader kobo remarkable oura airpods
+headphones desktop pc mac imac""".split())
+PHONE_BRANDS = ("iphone", "pixel", "galaxy", "samsung", "oneplus", "nokia", "xiaomi", "motorola", "fairphone")
+LANGUAGES = frozenset("""english german french spanish italian portuguese dutch mandarin cantonese chinese japanese
+korean arabic hindi urdu bengali punjabi russian polish czech slovak hungarian romanian greek turkish swedish
+norwegian danish finnish icelandic irish welsh gaelic hebrew persian farsi swahili thai vietnamese indonesian malay
+tagalog ukrainian catalan basque croatian serbian bulgarian latvian lithuanian estonian afrikaans""".split())
+NATIONALITIES = frozenset("""american british english scottish welsh irish canadian australian german french spanish
+italian portuguese dutch belgian swiss austrian greek turkish polish czech slovak hungarian romanian bulgarian
+croatian serbian swedish norwegian danish finnish icelandic russian ukrainian brazilian argentinian argentine mexican
+chilean colombian peruvian venezuelan cuban chinese japanese korean indian pakistani bangladeshi nigerian ghanaian
+kenyan ethiopian egyptian moroccan south-african israeli iranian iraqi lebanese syrian saudi emirati thai vietnamese
+filipino indonesian malaysian singaporean kiwi latvian lithuanian estonian maltese cypriot luxembourgish""".split())
+DIETS = frozenset("""vegetarian vegan pescatarian pescetarian keto paleo halal kosher gluten-free dairy-free
+lactose-free flexitarian carnivore""".split())
+# The head nouns of a job title ("a freelance illustrator", "QA lead"): what "I'm a ..." must end in.
+JOB_HEADS = frozenset("""engineer developer programmer designer architect analyst scientist manager lead director
+head officer consultant advocate teacher lecturer professor tutor nurse doctor surgeon dentist physician paramedic
+pharmacist therapist psychologist counsellor counselor lawyer solicitor barrister paralegal accountant auditor
+bookkeeper banker trader broker illustrator artist painter photographer writer author journalist editor
+translator musician singer actor producer chef cook baker barista waiter waitress bartender driver pilot mechanic
+electrician plumber carpenter builder gardener farmer vet veterinarian librarian researcher student intern
+sysadmin administrator admin dev devops founder ceo cto cfo coo owner entrepreneur freelancer contractor clerk
+assistant receptionist cashier salesperson marketer recruiter coordinator planner specialist technician
+inspector officer firefighter soldier police policeman policewoman detective carer caregiver midwife
+physiotherapist optometrist economist statistician mathematician physicist chemist biologist""".split())
+# Head nouns of an organisation or a place of work or study, written lower-case in chat or not
+# ("st thomas' hospital", "the University of Porto"); the first group is where one studies.
+SCHOOLS = frozenset("university uni college school academy institute polytechnic".split())
+INSTITUTIONS = SCHOOLS | frozenset("""hospital clinic bank surgery library council agency studio lab labs office zoo
+museum hotel restaurant cafe café bakery shop store gym firm practice""".split())
+# Words that are never the thing owned in "my X is Y" (feelings, body, turns of phrase).
+NOT_THINGS = frozenset("""bad fault turn point guess day week weekend life head brain heart back knees knee feet
+hands body mind mood luck pleasure treat plan idea problem question answer issue worry concern excuse story
+thoughts favourite favorite fav real spirit inner bet hope dream wish goal job reason advice opinion view
+understanding impression sense gut memory english kid kids family house home place flat room stuff things
+schedule calendar life routine""".split())
+# Words that are never a value worth a claim, lower-case ("my bank is closed", "my brain is mush").
+NOT_VALUES = frozenset("""a an the it this that these those here there what who which mine yours his hers ours theirs
+great good bad fine ok okay nice lovely awful terrible horrible amazing brilliant best worst better worse closed open
+broken down up out off on busy free full empty late early new old same different mush dead alive gone away back home
+sick ill tired done over still now again too very really so just great-ish slow fast cheap expensive big small huge
+tiny right wrong true false annoying weird funny cute sweet crazy mad angry sad happy glad sorry sure safe fine
+anymore always never sometimes""".split())

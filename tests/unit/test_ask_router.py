@@ -1,0 +1,163 @@
+"""The asking router's rules (graph/asking/rules.py), its windows (windows.py), the sentiment trend
+(trend.py) and the preferences' pure rules, on the questions of docs/asking.md and the dataset
+guide's examples (never on the labelled test half)."""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graph.asking import route
+from graph.asking.model import Reading
+from graph.asking.trend import trend_of
+from graph.asking.windows import resolve
+from graph.preferences import Preferences, cap_ceiling, never_store_reason, retention_expiry
+
+GUIDE = [
+    ("what do you know about me?", "about_me"), ("tell me about myself", "about_me"),
+    ("tell me about Marcus", "entity"), ("who is Dr. Okafor?", "entity"), ("what about Paris", "entity"),
+    ("who is Marcus to me", "relationship"), ("how do I know Ana", "relationship"),
+    ("who's my manager again", "relationship"), ("how are Priya and Tom connected", "relationship"),
+    ("what happened last week", "temporal"), ("anything from before the move?", "temporal"),
+    ("what's been going on with Marcus since Christmas", "temporal"),
+    ("where did I use to live", "historical"), ("what was my old job", "historical"),
+    ("what car did I have before the Golf", "historical"), ("where was I living in 2019", "historical"),
+    ("restaurants I liked but not Italian", "negation"), ("anything except work", "negation"),
+    ("recipes I saved that don't use dairy", "negation"),
+    ("how do I feel about my job lately", "sentiment"), ("how did I use to feel about running", "sentiment"),
+    ("how do I feel about my running goal", "sentiment"), ("what did I decide about the move", "decision"),
+    ("I'm not sure what I decided", "decision"), ("what did I decide last week", "decision"),
+    ("what are my goals", "goal"), ("which goals haven't I finished", "goal"), ("what were my old goals", "goal"),
+    ("where do I work now?", "search"), ("find the article on decision fatigue", "search"),
+    ("find the recipe called 'what I used to cook'", "search"), ("the song Not Afraid", "search"),
+    ("what did you say about the movie Not Okay", "search"), ("what's my favourite cuisine", "search"),
+]
+
+
+@pytest.mark.parametrize(("question", "intent"), GUIDE)
+def test_the_guides_questions_route_as_the_guide_says(question, intent):
+    assert route(question).intent == intent, route(question).reasons
+
+
+def test_modifiers_go_to_also_and_fill_the_slots():
+    r = route("what happened last week except work stuff")
+    assert (r.intent, r.also, r.slots.exclude, r.slots.window) == ("negation", ("temporal",), ("work stuff",),
+                                                                  "last week")
+    r = route("what did I decide last week")
+    assert (r.intent, r.also, r.slots.window) == ("decision", ("temporal",), "last week")
+    r = route("where was I living in 2019")
+    assert (r.intent, r.also, r.slots.predicate, r.slots.window) == ("historical", ("temporal",), "lives_in",
+                                                                     "in 2019")
+    r = route("how do I feel about my running goal")
+    assert (r.intent, r.also, r.slots.topic) == ("sentiment", ("goal",), "my running goal")
+    r = route("what did I decide about the move and how do I feel about it now")
+    assert r.intent == "decision" and "sentiment" in r.also
+    r = route("restaurants I liked but not Italian or Thai")
+    assert r.slots.exclude == ("Italian", "Thai") and r.slots.topic == "restaurants I liked" and r.also == ("search",)
+    r = route("What do you know about Frank's bakery on Elm Street?")
+    assert r.intent == "entity" and r.slots.entity == ("Frank", "Elm Street")
+    assert route("who is Marcus to me").wants_history is False and route("where did I use to live").wants_history
+
+
+def test_windows_resolve_at_the_instant_asked():
+    now = datetime(2026, 6, 17, 15, tzinfo=UTC)  # a Wednesday
+    day = lambda w: (w.start and w.start.date().isoformat(), w.end and w.end.date().isoformat())  # noqa: E731
+    assert day(resolve("last week", now)) == ("2026-06-08", "2026-06-15")
+    assert day(resolve("in March", now)) == ("2026-03-01", "2026-04-01")
+    assert day(resolve("last summer", now)) == ("2025-06-01", "2025-09-01")
+    assert day(resolve("yesterday", now)) == ("2026-06-16", "2026-06-17")
+    assert day(resolve("back in 2019", now)) == ("2019-01-01", "2020-01-01")
+    assert day(resolve("since Christmas", now)) == ("2025-12-24", None)
+    assert day(resolve("last weekend", now)) == ("2026-06-13", "2026-06-15")
+    assert day(resolve("over the past two weeks", now)) == ("2026-06-03", None)
+    assert day(resolve("lately", now)) == ("2026-05-18", None)
+    anchored = resolve("before the move", now)
+    assert (anchored.anchor, anchored.relation, anchored.start, anchored.end) == ("the move", "before", None, None)
+    assert resolve("in a jiffy", now) is None
+
+
+def test_the_trend_compares_the_recent_mean_with_the_earlier_one():
+    at = lambda d: datetime(2026, 1, d, tzinfo=UTC)  # noqa: E731
+    falling = [Reading(f"m{d}", at(d), s) for d, s in ((1, 0.8), (5, 0.6), (20, -0.4), (25, -0.7))]
+    assert trend_of("job", falling).trend == "declining"
+    assert trend_of("job", falling, since=at(2)).change == pytest.approx(-0.9667, abs=1e-3)
+    assert trend_of("job", list(reversed(falling))).readings[0].memory_id == "m1"  # time order
+    steady = [Reading(f"m{d}", at(d), s) for d, s in ((1, 0.3), (2, 0.35), (3, 0.32), (4, 0.28))]
+    assert trend_of("tea", steady).trend == "stable"
+    assert trend_of("x", falling[:1]).trend == "unknown" and trend_of("x", []).trend == "unknown"
+
+
+def test_preferences_rules():
+    prefs = Preferences(agent="a", never_store_types=("event",), never_store_topics=("work meeting",),
+                        sensitivity_ceiling="sensitive", retention_days={"fact": 10})
+    assert never_store_reason(prefs, "event", "anything")[0] == "memory_type"
+    assert never_store_reason(prefs, "fact", "Two WORK meetings today")[0] == "text"
+    assert never_store_reason(prefs, "fact", "a networking meeting") is None
+    assert never_store_reason(prefs, "fact", "notes", tags=("work meeting",))[0] == "text"
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    assert retention_expiry(prefs, "fact", now, None) == datetime(2026, 1, 11, tzinfo=UTC)
+    assert retention_expiry(prefs, "goal", now, None) is None
+    assert cap_ceiling("private", prefs) == "sensitive" and cap_ceiling("normal", prefs) == "normal"
+
+
+def test_the_classifier_decides_only_where_no_rule_does_and_only_when_confident():
+    from graph.asking.blend import combine, for_classifier
+
+    unsure = route("what am I hoping to achieve")
+    assert unsure.unsure and unsure.intent == "search"
+    confident = {"goal": 0.7, "search": 0.2, "negation": 0.1}
+    picked = combine("what am I hoping to achieve", unsure, confident)
+    assert (picked.intent, picked.unsure, picked.slots.subject) == ("goal", True, "user")
+    assert picked.reasons[-1].startswith("classifier: goal at 0.70")
+    # Not confident, or search on top, or negation (an exclusion is the rules' to find): search stays.
+    for scores in ({"goal": 0.3, "search": 0.25, "entity": 0.25}, {"search": 0.6, "goal": 0.4},
+                   {"negation": 0.9, "search": 0.1}):
+        kept = combine("what am I hoping to achieve", unsure, scores)
+        assert kept.intent == "search" and kept.reasons[-1].startswith("classifier: not confident")
+    # A rule that decided is never overruled, however sure the classifier is.
+    ruled = route("what did I decide about the move")
+    assert combine("what did I decide about the move", ruled, {"search": 1.0}) is ruled
+    # Slots are read for the intent picked: a window and a name survive the switch.
+    temporal = combine("anything new with Marcus since Christmas?", route("anything new with Marcus since Christmas?"),
+                       {"temporal": 0.9, "search": 0.1})
+    assert temporal.intent == "temporal" and temporal.slots.window == "since Christmas"
+    # What the classifier reads: the phrasing, with names and the window replaced by stand-ins.
+    assert for_classifier("What did I decide about Rome last week?") == "What did I decide about Sam then?"
+    assert for_classifier("tell me about Dr. Okafor") == "tell me about Sam"
+
+
+def test_the_shipped_classifier_matches_the_service_model_only():
+    import numpy as np
+
+    from graph.asking import intents
+    from graph.core.vocab import ASK_INTENTS
+
+    model = intents.shipped()
+    assert model is not None and set(model.labels) == set(ASK_INTENTS) and model.dimensions == 384
+    assert intents.for_model(model.name, 384) is model
+    assert intents.for_model("another-model", 384) is None and intents.for_model(model.name, 768) is None
+    scores = model.scores(np.ones(384) / np.sqrt(384))
+    assert set(scores) == set(ASK_INTENTS) and abs(sum(scores.values()) - 1) < 1e-9
+
+
+def test_a_fit_is_deterministic_and_separates_what_it_was_shown():
+    import numpy as np
+
+    from graph.asking import intents
+
+    rng = np.random.default_rng(7)
+    centres = rng.normal(size=(3, 16))
+    rows = np.vstack([c + 0.05 * rng.normal(size=(10, 16)) for c in centres])
+    labels = [name for name in ("goal", "search", "entity") for _ in range(10)]
+    first, second = intents.fit(rows, labels, "m"), intents.fit(rows, labels, "m")
+    assert first.to_json() == second.to_json()
+    assert [max(s := first.scores(r), key=s.get) for r in rows] == labels
+
+
+def test_feeling_frames_read_vaders_affect_words():
+    assert route("is Ana frustrated with the onboarding").intent == "sentiment"
+    assert route("am I getting more anxious about the exam").intent == "sentiment"
+    # A word VADER does not score as affect, or a frame that asks something else, is no feeling.
+    for question in ("am I allergic to anything", "what am I good at",
+                     "I feel like I forgot something, what was on my list"):
+        assert route(question).intent != "sentiment", question

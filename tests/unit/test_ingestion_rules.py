@@ -1,0 +1,169 @@
+"""Ingestion's deterministic rules on their own (no database): claims from the parse's frames and
+the word patterns, open slots, what states nothing, temporal fields, sensitivity, secrets, and the
+ADD / UPDATE / DELETE / NOOP decision against known memories. The sentences are written here, not
+taken from the labelled set."""
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, date, datetime
+
+import pytest
+
+from graph.ingestion.decide import decide_message
+from graph.ingestion.extractor import CLAIMS_PARSED, extract
+from graph.ingestion.model import Candidate, Draft, Known, Message
+
+AT = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
+
+
+def claims(text: str, circle: set[str] | None = None, context: tuple[str, ...] = (), **kw) -> set[tuple]:
+    said = [Message("user", t, AT) for t in context]
+    found = extract(Message("user", text, AT), said, circle=circle or set(), **kw)
+    return {(c.claim.subject, c.claim.predicate, c.claim.value, c.action) for c in found.candidates if c.claim}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # One frame (a lemma and its slot) whatever the tense, adverbs or word order.
+    ("We've been living in Ghent for six years.", ("user", "lives_in", "Ghent")),
+    ("I currently reside in Aarhus.", ("user", "lives_in", "Aarhus")),
+    ("we relocated to Valencia last spring", ("user", "lives_in", "Valencia")),
+    ("Honestly I have been working for Siemens since 2019.", ("user", "works_at", "Siemens")),
+    ("I grew up in Cork.", ("user", "hometown", "Cork")),
+    ("I'm a senior product designer.", ("user", "job_title", "senior product designer")),
+    ("I'm the only nurse at st mary's hospital", ("user", "works_at", "st mary's hospital")),
+    ("I really enjoy bouldering.", ("user", "likes", "bouldering")),
+    ("not a fan of musicals", ("user", "dislikes", "musicals")),
+    ("I don't like olives", ("user", "dislikes", "olives")),
+    ("The user lives in Tallinn.", ("user", "lives_in", "Tallinn")),
+])
+def test_frames_read_one_claim_however_it_is_phrased(text, expected):
+    assert (*expected, "remember") in claims(text, claims=CLAIMS_PARSED)
+
+
+def test_conjoined_values_and_quantities_are_each_a_claim():
+    found = claims("I speak Dutch, Spanish and a little Japanese.", claims=CLAIMS_PARSED)
+    assert {v for _, p, v, _ in found if p == "speaks"} == {"Dutch", "Spanish", "Japanese"}
+
+
+def test_a_subject_is_a_person_in_the_users_life_or_nobody():
+    # Named with a relationship: a relationship claim and the person's own.
+    assert claims("My brother Tomas moved to Oslo.") >= {("user", "brother", "Tomas", "remember"),
+                                                        ("Tomas", "lives_in", "Oslo", "remember")}
+    # A stranger yields nothing; someone the tenant's memories know does.
+    assert claims("Elon Musk lives in Texas.") == set()
+    assert claims("Priya works at Deutsche Bank now.", circle={"Priya"}) == {
+        ("Priya", "works_at", "Deutsche Bank", "remember")}
+    # A pronoun is the last person named, here or earlier in the conversation.
+    assert ("Tomas", "works_at", "Equinor", "remember") in claims(
+        "He works at Equinor.", context=("My brother Tomas moved to Oslo.",))
+
+
+def test_an_ended_state_is_an_end_not_a_claim():
+    assert ("user", "works_at", "Siemens", "end") in claims("I'm no longer at Siemens.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("My gym is PureGym.", ("user", "gym", "PureGym")),
+    ("our window cleaner is called Stan", ("user", "window_cleaner", "Stan")),
+    ("Octopus is our new energy supplier.", ("user", "energy_supplier", "Octopus")),
+    ("fav podcast = Hard Fork", ("user", "favorite_podcast", "Hard Fork")),
+    ("The user's dentist is Dr. Lee.", ("user", "dentist", "Dr. Lee")),
+])
+def test_an_owned_thing_is_an_open_slot_keyed_by_its_noun(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_a_registered_predicate_names_the_slot():
+    assert ("user", "shoe_size", "44", "remember") in claims("My shoe size is 44.", registered={"shoe_size": False})
+
+
+@pytest.mark.parametrize("text", [
+    "Where do I live again?",
+    "If I lived in Oslo I'd ski every day.",
+    "my real boss is the coffee machine lol",
+    "Thanks, that's great!",
+    "My neighbour said he works at Google.",
+])
+def test_what_states_nothing_yields_nothing(text):
+    assert extract(Message("user", text, AT)).candidates == ()
+
+
+def test_the_assistant_states_nothing_about_the_user():
+    assert extract(Message("assistant", "You live in Porto, right?", AT)).candidates == ()
+
+
+def test_temporal_fields_resolve_against_the_message_time():
+    [past] = extract(Message("user", "I used to live in Paris.", AT)).candidates
+    assert past.historical and past.claim == Draft("user", "lives_in", "Paris")
+    [start] = extract(Message("user", "Starting next month I'm joining Adyen.", AT)).candidates
+    assert start.effective_from == date(2026, 4, 1) and start.claim == Draft("user", "works_at", "Adyen")
+    until = extract(Message("user", "I'm working from the Lisbon office until Friday.", AT)).candidates
+    assert [c.expires_at for c in until] == [date(2026, 3, 6)]
+    [weekly] = extract(Message("user", "I have choir every Tuesday at 7pm.", AT)).candidates
+    assert weekly.memory_type == "event" and set(weekly.recurrence.split(";")) == {
+        "FREQ=WEEKLY", "BYDAY=TU", "BYHOUR=19", "BYMINUTE=0"}
+
+
+def test_sensitivity_and_privacy():
+    [health] = extract(Message("user", "I'm allergic to shellfish.", AT)).candidates
+    assert health.sensitivity == "sensitive"
+    [private] = extract(Message("user", "Between us, I'm moving to Berlin.", AT)).candidates
+    assert private.sensitivity == "private"
+
+
+def test_a_secret_is_reported_by_kind_and_its_sentence_yields_nothing():
+    found = extract(Message("user", "My bank password is Tr0ub4dor&3. I live in Leeds.", AT))
+    assert [k for k, _, _ in found.secrets] == ["password"]
+    assert [(c.claim.predicate, c.claim.value) for c in found.candidates if c.claim] == [("lives_in", "Leeds")]
+    assert all("Tr0ub4dor" not in c.text for c in found.candidates)
+
+
+def test_forget_requests():
+    [forget] = extract(Message("user", "Please forget what I told you about my divorce.", AT)).candidates
+    assert forget.action == "forget" and "divorce" in forget.about
+    # About the message itself: nothing is stored at all.
+    assert extract(Message("user", "Don't remember this: I'm job hunting.", AT)).candidates == ()
+
+
+def known(i: int, text: str, subject: str | None = None, predicate: str | None = None, value: str | None = None,
+          exclusive: bool = True, memory_type: str = "fact") -> Known:
+    return Known(id=f"k{i}", text=text, memory_type=memory_type, subject=subject, predicate=predicate, value=value,
+                 exclusive=exclusive, order=i)
+
+
+def decided(text: str, memories: list[Known]) -> list[tuple]:
+    candidates = extract(Message("user", text, AT), circle={k.subject for k in memories if k.subject}).candidates
+    multi = {"speaks", "likes", "dislikes", "allergy", "pet", "sister", "friend"}
+    decisions = decide_message(candidates, lambda c: memories, lambda p: p in multi, None)
+    return [(d.op, d.mode, d.target.id if d.target else None) for d in decisions]
+
+
+def test_the_decision_against_what_is_known():
+    berlin = known(1, "I live in Berlin.", "user", "lives_in", "Berlin")
+    assert decided("I live in Berlin.", [berlin]) == [("NOOP", None, "k1")]
+    assert decided("We moved to Lisbon.", [berlin]) == [("UPDATE", "supersede", "k1")]
+    assert decided("Sorry, I meant Hamburg, not Berlin.", [berlin]) == [("UPDATE", "replace", "k1")]
+    assert decided("I used to live in Munich.", [berlin]) == [("ADD", None, None)]
+    german = known(2, "I speak German.", "user", "speaks", "German", exclusive=False)
+    assert decided("I also speak Italian.", [german]) == [("UPDATE", "append", "k2")]
+    car = known(3, "I drive a Golf.", "user", "car", "Golf", memory_type="entity")
+    assert decided("I sold my car last week.", [car]) == [("DELETE", "soft", "k3")]
+    assert decided("Please forget what I told you about my car.", [car]) == [("DELETE", "hard", "k3")]
+    assert decided("I live in Berlin.", []) == [("ADD", None, None)]
+
+
+def test_a_value_without_its_thing_finds_the_slot_it_changes():
+    # By embedding: the service hands the decision each known memory's cosine to the candidate.
+    shoes = replace(known(1, "My running shoes are Pegasus 40s.", "user", "running_shoes", "Pegasus 40s",
+                          memory_type="entity"), similarity=0.6)
+    candidates = extract(Message("user", "I switched to Hoka Cliftons.", AT)).candidates
+    [d] = decide_message(candidates, lambda c: [shoes], lambda p: False, None)
+    assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1")
+    assert d.claim == Draft("user", "running_shoes", "Hoka Cliftons")
+
+
+def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
+    yoga = known(1, "Yoga every Tuesday at 6.", memory_type="event")
+    c = Candidate("Yoga moved to Thursdays from now on.", "event", cue="update", about=("yoga", "thursday"))
+    [d] = decide_message([c], lambda _: [yoga], lambda p: False, None)
+    assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1")
