@@ -223,6 +223,18 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
                 f"{mean(recall_at(r['modes'][mode], r['relevant']) for r in mine if r['kind'] == k):.3f}"
                 for k in kinds) + " |")
         lines.append("")
+    lines.append("#### Both halves, through the service (defaults are decided on the tuning halves)")
+    lines.append("")
+    lines.append("| dataset | half | questions | mode | recall@10 | MRR |")
+    lines.append("| --- | --- | --- | --- | --- | --- |")
+    for ds in datasets:
+        for half in ("tuning", "test"):
+            mine = [r for r in rows if r["dataset"] == ds.name and r["half"] == half]
+            for mode in [m for m in (*MODES, WITHOUT_NEIGHBOURS) if mine and all(m in r["modes"] for r in mine)]:
+                lines.append(f"| {ds.name} | {half} | {len(mine)} | `{mode}` | "
+                             f"{mean(recall_at(r['modes'][mode], r['relevant']) for r in mine):.3f} | "
+                             f"{mean(reciprocal_rank(r['modes'][mode], r['relevant']) for r in mine):.3f} |")
+    lines.append("")
     lines.append("#### Ablation: the fusion refitted without each signal (tuning halves), test halves ranked offline")
     lines.append("")
     names = [ds.name for ds in datasets]

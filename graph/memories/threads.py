@@ -11,24 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graph.core.errors import InvalidInput
+from graph.core.checks import check_short_text
 from graph.core.keys import thread_key
-from graph.core.values import check_unicode
 
 MAX_THREAD_CHARS = 200
 
 
 def check_thread(value: Any, field: str) -> str | None:
     """None, or a thread id: a non-blank string of at most MAX_THREAD_CHARS characters."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise InvalidInput(field, "must be a string or null")
-    if not value.strip():
-        raise InvalidInput(field, "must contain non-whitespace text")
-    if len(value) > MAX_THREAD_CHARS:
-        raise InvalidInput(field, f"is {len(value)} characters; the limit is {MAX_THREAD_CHARS}")
-    return check_unicode(value, field)
+    return None if value is None else check_short_text(value, field, MAX_THREAD_CHARS)
 
 
 def appends(agent: str, threads: Sequence[str | None], ids: Sequence[str]) -> list[dict[str, Any]]:

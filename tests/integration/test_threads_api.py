@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from graph.memories.model import NewMemory
+from graph.memories.service import hard_delete_many_in
 from graph.writes.service import WriteService
 
 
@@ -126,6 +127,32 @@ def test_hard_delete_joins_the_turns_either_side_and_the_thread_goes_with_its_la
     assert cypher("MATCH (t:Thread {agent: $agent}) RETURN count(t) AS n", agent=agent) == [{"n": 0}]
     again = store(client, agent, "a new start", thread="t")
     assert again["turn"] == 0 and next_of(client, agent, again["id"]) == []
+
+
+def test_hard_deletes_of_several_turns_at_once_keep_the_thread_joined_and_counted(client, agent, services, run,
+                                                                                  cypher):
+    """A maintenance job deletes a batch (memories.service.hard_delete_many_in): two neighbouring
+    turns and the last go in one transaction; the rest stay one chain, the Thread's LAST moves back,
+    and the tenant's keyword statistics lose exactly what went."""
+    ids = [t["id"] for t in batch(client, agent, [{"text": f"turn number {i}", "thread": "t"} for i in range(6)])]
+    gone = [ids[1], ids[2], ids[5]]
+
+    async def prune():
+        return await services.runner.write_tx(lambda tx: hard_delete_many_in(tx, agent, gone, "test"))
+    found, _ = run(prune)
+    assert found == set(gone)
+    assert chain(client, agent, ids[0]) == [ids[0], ids[3], ids[4]]
+    assert cypher("MATCH (t:Thread {agent: $agent})-[:LAST]->(m) RETURN m.id AS last", agent=agent) == \
+        [{"last": ids[4]}]
+    assert cypher("MATCH (k:KeywordStats {agent: $agent}) RETURN k.memories AS n, k.words AS words",
+                  agent=agent) == [{"n": 3, "words": 9}]
+
+    async def prune_rest():
+        return await services.runner.write_tx(lambda tx: hard_delete_many_in(tx, agent, [ids[0], ids[3], ids[4]],
+                                                                             "test"))
+    run(prune_rest)
+    assert cypher("MATCH (t:Thread {agent: $agent}) RETURN count(t) AS n", agent=agent) == [{"n": 0}]
+    assert cypher("MATCH (k:KeywordStats {agent: $agent}) RETURN count(k) AS n", agent=agent) == [{"n": 0}]
 
 
 def test_export_and_import_carry_threads(client, agent, cypher):
