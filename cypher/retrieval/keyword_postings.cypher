@@ -17,7 +17,7 @@ CALL (i) {
   CALL db.index.fulltext.queryNodes('memory_text_by_tenant', $queries[i], {limit: $cap}) YIELD node
   WITH node
   WHERE node.agent = $agent
-  RETURN collect(node) AS posting
+  RETURN collect(node.id) AS posting
 }
 WITH memories, words, i, posting
 WITH memories, words, collect({i: i, posting: posting}) AS terms
@@ -26,8 +26,11 @@ WITH words, terms, reduce(n = memories, t IN terms | CASE WHEN size(t.posting) >
 UNWIND terms AS t
 WITH n, CASE WHEN n > 0 AND words > 0 THEN toFloat(words) / n ELSE 1.0 END AS average, t.i AS i, t.posting AS posting,
      log(1 + (n - size(t.posting) + 0.5) / (size(t.posting) + 0.5)) AS idf
-UNWIND posting AS m
-WITH average, m, collect(i) AS matched, sum(idf) AS weight
+// Grouped by id, not by node: ArcadeDB counts the keys of a grouping against its shared query heap
+// (arcadedb.queryMaxHeapRAM), and whole nodes, embeddings and all, exhausted it (docs/backends.md).
+UNWIND posting AS id
+WITH average, id, collect(i) AS matched, sum(idf) AS weight
+MATCH (m:Memory {agent: $agent, id: id})
 WITH m, matched, weight * ($k1 + 1) / (1 + $k1 * (1 - $b + $b * size(split(m.text, ' ')) / average)) AS score, CASE
   // include: retrieval/visibility
 END AS reason
