@@ -93,8 +93,9 @@ async def ingest(services: Services, ds: Dataset, agent_of) -> dict[str, str]:
         if start and start % (BATCH * 8) == 0:
             print(f"{ds.name}: {start:,} of {len(todo):,} turns stored", file=sys.stderr)
         results = await services.writes.store_many(
-            [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at, thread=t.thread)
-             for conv, t in chunk])
+            # A turn may quote what looks like a password: stored with it redacted, not refused.
+            [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at, thread=t.thread,
+                       secrets="redact") for conv, t in chunk])
         for (_, t), r in zip(chunk, results, strict=True):
             ids[t.key] = r.memory.id  # a repeated text ("ok") is deduplicated into one memory
     return ids
