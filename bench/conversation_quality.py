@@ -105,6 +105,19 @@ async def ingest(services: Services, ds: Dataset, agent_of) -> dict[str, str]:
 WITHOUT_NEIGHBOURS = "hybrid without neighbour turns"
 
 
+async def again_past_regex_budget(call, *args):
+    """A keyword scan of a small tenant shares ArcadeDB's one-second budget for regular expressions
+    (docs/retrieval.md, Candidates); on a loaded machine a search can run past it. Tried again, up
+    to three times: the ranking does not depend on it."""
+    for attempt in range(3):
+        try:
+            return await call(*args)
+        except Exception as exc:  # the driver's ClientError, as the gateway passes it on
+            if "regexTimeout" not in str(exc) or attempt == 2:
+                raise
+            print(f"regular expression budget exceeded, searching again: {exc!s:.120}", file=sys.stderr)
+
+
 async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_of, halves,
                    ablate: bool = False) -> list[dict]:
     """Per question: the three modes' top 10 through the service, and both candidate pools."""
@@ -120,21 +133,24 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
         row = {"dataset": ds.name, "half": halves[q.conversation], "kind": q.kind, "conversation": q.conversation,
                "relevant": {ids[k] for k in q.evidence}, "own": own, "modes": {}}
         for mode in MODES:
-            result = await retrieval.search(SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, mode=mode,
-                                                        event_before=q.before, track_access=False), emb)
+            query = SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, mode=mode, event_before=q.before,
+                                track_access=False)
+            result = await again_past_regex_budget(retrieval.search, query, emb)
             row["modes"][mode] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
         if ablate:
             lift, retrieval.neighbour_lift = retrieval.neighbour_lift, 0.0
             try:
-                result = await retrieval.search(SearchQuery(agent=agent, text=q.text, limit=11 if own else 10,
-                                                            event_before=q.before, track_access=False), emb)
+                plain = SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, event_before=q.before,
+                                    track_access=False)
+                result = await again_past_regex_budget(retrieval.search, plain, emb)
             finally:
                 retrieval.neighbour_lift = lift
             row["modes"][WITHOUT_NEIGHBOURS] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
         filters = Visibility.of(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
         terms = keywords.terms(q.text)
-        vector = await retrieval.candidates.vector(emb, filters, POOL)
-        keyword = (await retrieval.candidates.keyword(terms, filters, POOL)).found if terms else {}
+        vector = await again_past_regex_budget(retrieval.candidates.vector, emb, filters, POOL)
+        keyword = (await again_past_regex_budget(retrieval.candidates.keyword, terms, filters, POOL)).found \
+            if terms else {}
         row["pool"] = fusion_fit.pool(vector.found, keyword, terms, own, POOL)
         rows.append(row)
     return rows
