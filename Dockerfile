@@ -16,6 +16,9 @@ COPY cypher ./cypher
 RUN pip install --no-cache-dir . \
     && useradd --create-home credence && mkdir -p /app/data && chown credence /app/data
 USER credence
+# The model's ONNX export, made and verified by sentence-transformers at build time: the service embeds on
+# ONNX Runtime and never loads torch. A first start on an empty data volume makes it again.
+RUN python -m graph.embedding.export
 VOLUME /app/data
 
 EXPOSE 8000

@@ -8,9 +8,9 @@ STAMPS  := .stamps
 LINTDIR := tools/cypher-lint
 NEO4JDIR := tools/neo4j
 
-.PHONY: setup neo4j chromium run run-neo4j test bench bench-load bench-quality bench-conversations lint-cypher lint-python clean
+.PHONY: setup model neo4j chromium run run-neo4j test bench bench-load bench-quality bench-conversations lint-cypher lint-python clean
 
-setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium
+setup: $(STAMPS)/python $(STAMPS)/lint $(STAMPS)/neo4j $(STAMPS)/chromium model
 
 $(STAMPS)/python: pyproject.toml client/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -58,11 +58,17 @@ $(STAMPS)/chromium:
 
 chromium: $(STAMPS)/chromium
 
-run: $(STAMPS)/python
+# The embedding model's ONNX export, made and verified against the model by sentence-transformers in
+# a process of its own, into CREDENCE_DATA_DIR/models (default ./data/models): the service embeds on
+# it and never loads torch. A service that finds no export makes it at its first start.
+model: $(STAMPS)/python
+	$(BIN)/python -m graph.embedding.export
+
+run: $(STAMPS)/python model
 	$(BIN)/python -m api
 
 # The service on a local Neo4j 5.26 Community, with Neo4j Browser at http://127.0.0.1:7474/browser/
-run-neo4j: $(STAMPS)/python $(STAMPS)/neo4j
+run-neo4j: $(STAMPS)/python $(STAMPS)/neo4j model
 	CREDENCE_BACKEND=neo4j CREDENCE_LOCAL_NEO4J_HTTP_PORT=$${CREDENCE_LOCAL_NEO4J_HTTP_PORT:-7474} $(BIN)/python -m api
 
 test: setup

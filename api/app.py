@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 
 from api import observe, openapi, problems
+from api.consistency import ConsistencyMiddleware
 from api.deps import bearer_scheme
 from api.gate import BodyTooLarge, Refusal, RequestGate, on_body_too_large, on_refusal
 from api.idempotency import IdempotencyMiddleware
@@ -68,8 +69,10 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     problems.handle(app, Refusal, on_refusal)  # 401/403/400 raised by routes' checks (api/deps.py)
     problems.handle(app, BodyTooLarge, on_body_too_large)
     # Added last, runs first: the gate (key, body size) before anything reads the body; idempotency
-    # inside it, where the caller is known.
+    # inside it, where the caller is known; the consistency token around idempotency, so the token
+    # covers the idempotency record's writes too.
     app.add_middleware(IdempotencyMiddleware)
+    app.add_middleware(ConsistencyMiddleware)
     app.add_middleware(RequestGate)
     # Around all of it, errors included: the request's id, latency and access line (api/observe.py).
     observe.install(app)

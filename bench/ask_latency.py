@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -88,7 +89,7 @@ async def load(services: Services, agents: list[str], n: int) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     data_dir = Path(args.data_dir)
-    model = embedder.SentenceTransformerEmbedder(cache_dir=data_dir / "models")
+    model = embedder.load_embedder(None, data_dir / "models")
     settings = Settings(data_dir=data_dir / args.backend, backend=args.backend, neo4j_uri=None,
                         embedded_heap=args.heap, local_neo4j_heap=args.heap)
     services = await Services.start(settings, model)
@@ -116,7 +117,7 @@ async def main(args: argparse.Namespace) -> None:
                     times[name].append((time.perf_counter() - t0) * 1000)
         base = pct(times["search"], 95)
         lines = [(f"{args.rounds} rounds, {args.n:,} memories over {args.agents} tenants, {args.backend}; "
-                  f"run {datetime.now(UTC).date().isoformat()}, provisional (a shared 2-core machine)."), "",
+                  f"run {datetime.now(UTC).date().isoformat()}, load average {os.getloadavg()[0]:.1f} at the end."), "",
                  "| kind | p50 ms | p95 ms | p95 / search p95 |", "|---|---:|---:|---:|"]
         for name, values in times.items():
             lines.append(f"| {name} | {statistics.median(values):.1f} | {pct(values, 95):.1f} | "

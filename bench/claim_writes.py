@@ -487,8 +487,8 @@ def main() -> None:
     data = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-claims-"))
 
     web = {kind: over_http(kind, writes, singles, args, data / kind / "http") for kind in args.backends}
-    from graph.embedding.encoder import SentenceTransformerEmbedder
-    model = SentenceTransformerEmbedder(cache_dir=data / "models")
+    from graph.embedding.encoder import load_embedder
+    model = load_embedder(None, data / "models")
     inproc = {kind: asyncio.run(in_process(kind, writes, singles, args, data / kind / "in-process", model))
               for kind in args.backends}
 

@@ -27,7 +27,7 @@ from bench.corpus import memory_texts
 from bench.record import record
 from graph.beliefs.predicates import PredicateSchema
 from graph.consolidation import Report, Request, snapshot
-from graph.embedding.encoder import SentenceTransformerEmbedder
+from graph.embedding.encoder import load_embedder
 from graph.memories.model import Claim, NewMemory, Provenance
 from graph.services import Services
 from graph.settings import Settings
@@ -103,7 +103,7 @@ def corpus(n: int, seed: int) -> tuple[list[NewMemory], list[tuple[int, int]], s
 async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
     data = Path(tempfile.mkdtemp(prefix="credence-consolidation-bench-"))
     settings = Settings(data_dir=data, backend=args.backend, neo4j_uri=None, consolidation_prune=True)
-    services = await Services.start(settings, SentenceTransformerEmbedder(cache_dir=data / "models"))
+    services = await Services.start(settings, load_embedder(None, data / "models"))
     try:
         await services.predicates.put(AGENT, [PredicateSchema("home_city", cardinality="multi"),
                                               PredicateSchema("diet", dedup_policy="store")])
@@ -139,8 +139,7 @@ async def run(args: argparse.Namespace) -> tuple[Report, Report, dict]:
 
 def section(args: argparse.Namespace, preview: Report, done: Report, facts: dict) -> str:
     machine = (f"{date.today()}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
-               f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end "
-               "(the machine was shared: provisional)")
+               f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end")
     counts = (f"{done.deduplicated:,} near-duplicates archived (planted pairs merged: {facts['found']:,} of "
               f"{facts['planted']:,}; the rest are the corpus's own near-identical texts), "
               f"{done.contradictions_pending:,} contradictions made pending, "

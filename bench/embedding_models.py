@@ -4,10 +4,10 @@
     .venv/bin/python bench/embedding_models.py default /path/to/model ...   # it, then any local models
 
 Per model: dimensions, size on disk, the licence its model card declares, ingest sentences/s
-(real REALTALK turns, encoded in the service's batches of 64 on torch with every thread) and
-query embedding latency p50/p95 (real REALTALK questions, one at a time, on the runtime the
-service uses for queries: ONNX Runtime on one thread when the export works, else torch). The
-model is loaded through `SentenceTransformerEmbedder`, the service's own class. Quality is
+(real REALTALK turns, encoded in calls of 64) and query embedding latency p50/p95 (real REALTALK
+questions, one at a time), on the runtime the service uses: ONNX Runtime, or torch for a model the
+export does not cover. The model is loaded through `load_embedder`, as the service loads it
+(ONNX Runtime against torch for the shipped model: bench/embedding_runtime.py). Quality is
 measured by bench/conversation_quality.py --model.
 """
 from __future__ import annotations
@@ -23,9 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.datasets import realtalk
-from graph.embedding.encoder import SentenceTransformerEmbedder
+from graph.core.errors import StartupError
+from graph.embedding.encoder import load_embedder
+from graph.embedding.exports import model_location
 
 MAX_CHARS = 8_000  # as bench/conversation_quality.py
+CALL = 64  # texts per call
 
 
 def size_on_disk(path: Path) -> int:
@@ -39,12 +42,15 @@ def licence(path: Path) -> str:
 
 
 def measure(model: str | None, sentences: list[str], queries: list[str], cache: Path) -> dict:
-    embedder = SentenceTransformerEmbedder(model, cache_dir=cache)
-    path = Path(embedder.model_path)
-    embedder.encode(sentences[:64])  # warm-up: first-call allocation is not ingest speed
+    try:
+        embedder = load_embedder(model, cache)
+    except StartupError:  # a model the ONNX export does not cover: the service would need the torch runtime
+        embedder = load_embedder(model, cache, "torch")
+    path = Path(model_location(model))
+    embedder.encode(sentences[:CALL])  # warm-up: first-call allocation is not ingest speed
     started = time.perf_counter()
-    for i in range(0, len(sentences), embedder.batch_size):
-        embedder.encode(sentences[i:i + embedder.batch_size])
+    for i in range(0, len(sentences), CALL):
+        embedder.encode(sentences[i:i + CALL])
     ingest = len(sentences) / (time.perf_counter() - started)
     for q in queries[:10]:
         embedder.encode([q])
@@ -55,9 +61,8 @@ def measure(model: str | None, sentences: list[str], queries: list[str], cache: 
         times.append((time.perf_counter() - t0) * 1000)
     cuts = statistics.quantiles(times, n=100)
     return {"model": embedder.name, "licence": licence(path), "size_mb": size_on_disk(path) / 1e6,
-            "dims": embedder.dimensions, "max_tokens": embedder.max_tokens, "ingest_per_s": ingest,
-            "query_p50": cuts[49], "query_p95": cuts[94],
-            "query_runtime": "onnx" if embedder.query_encoder is not None else "torch"}
+            "dims": embedder.dimensions, "ingest_per_s": ingest,
+            "query_p50": cuts[49], "query_p95": cuts[94], "runtime": embedder.runtime}
 
 
 def main() -> None:
@@ -77,7 +82,7 @@ def main() -> None:
     for model in args.models or ["default"]:
         r = measure(None if model == "default" else model, turns, questions, cache)
         print(f"| {r['model']} | {r['licence']} | {r['size_mb']:.0f} MB | {r['dims']} | {r['ingest_per_s']:.0f} | "
-              f"{r['query_p50']:.1f} / {r['query_p95']:.1f} ({r['query_runtime']}) |", flush=True)
+              f"{r['query_p50']:.1f} / {r['query_p95']:.1f} ({r['runtime']}) |", flush=True)
 
 
 if __name__ == "__main__":

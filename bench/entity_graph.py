@@ -47,7 +47,7 @@ def pct(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace) -> None:
     rng = random.Random(7)
     data_dir = Path(tempfile.mkdtemp(prefix="credence-entity-bench-"))
-    model = embedder.SentenceTransformerEmbedder(cache_dir=data_dir / "models")
+    model = embedder.load_embedder(None, data_dir / "models")
     services = await Services.start(Settings(data_dir=data_dir, backend=args.backend, neo4j_uri=None), model)
     agent = "bench-entities"
     try:

@@ -60,7 +60,7 @@ def percentile(values: list[float], q: float) -> float:
 async def run(args: argparse.Namespace) -> list[tuple[str, ...]]:
     rng = random.Random(3)
     with tempfile.TemporaryDirectory(prefix="credence-bench-") as tmp:
-        model = embedder.SentenceTransformerEmbedder(cache_dir=Path(tmp) / "models")
+        model = embedder.load_embedder(None, Path(tmp) / "models")
         settings = Settings(data_dir=Path(tmp), backend=args.backend, neo4j_uri=None, embedded_heap=args.heap,
                             local_neo4j_heap=args.heap)
         services = await Services.start(settings, model)

@@ -36,7 +36,7 @@ def fitted() -> intents.IntentModel:
     from graph.embedding.encoder import SentenceTransformerEmbedder
 
     rows = tune_rows()
-    embedder = SentenceTransformerEmbedder(query_runtime="torch")
+    embedder = SentenceTransformerEmbedder()
     vectors = embedder.encode([for_classifier(r["question"]) for r in rows])
     return intents.fit(vectors, [r["intent"] for r in rows], name=embedder.name)
 

@@ -128,7 +128,7 @@ async def clock(make, agent: str, q: str) -> tuple[float, str]:
 
 async def run(args: argparse.Namespace) -> tuple[list[str], list[tuple[str, ...]]]:
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="credence-bench-"))
-    model = embedder.SentenceTransformerEmbedder(cache_dir=data_dir / "models")
+    model = embedder.load_embedder(None, data_dir / "models")
     service_rss = rss_mb(os.getpid())
     benches: list[Bench] = []
     try:
@@ -254,7 +254,7 @@ async def reference_rows(model, texts: list[str], agents: list[str], qs: list[st
 async def breakdown(services: Services, qs: list[str], agents: list[str], rng: random.Random) -> list[tuple[str, str]]:
     """Where a default search spends its time: the model call and each named query, timed inside
     real searches (the full-text query overlaps the model call, so the steps add up to more than
-    the whole). Then where a single query is embedded, interleaved like the main table."""
+    the whole)."""
     steps: dict[str, list[float]] = {}
 
     def timing(name: str, call):
@@ -280,25 +280,9 @@ async def breakdown(services: Services, qs: list[str], agents: list[str], rng: r
     rows = [(f"step: {name}, p50 / p95 / p99", f"{_ms(values)} ({len(values)} calls in {len(qs)} searches)")
             for name, values in steps.items()]
 
-    # The choices in graph.embedder and graph.embedding.onnx_encoder: a single query on ONNX Runtime, against
-    # torch on one thread and on all of them.
-    model, shipped = services.encoder.embedder, embedder.SINGLE_THREAD_MAX
-    onnx = getattr(model, "query_encoder", None)
-    runtimes = {"ONNX Runtime, one thread (shipped)": (onnx, shipped), "torch, one thread": (None, shipped),
-                "torch, all threads": (None, 0)}
-    by_runtime: dict[str, list[float]] = {label: [] for label in runtimes}
-    try:
-        for q in qs:
-            agent = rng.choice(agents)
-            for label, (runtime, single_max) in runtimes.items():
-                model.query_encoder, embedder.SINGLE_THREAD_MAX = runtime, single_max
-                t0 = time.perf_counter()
-                await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
-                by_runtime[label].append((time.perf_counter() - t0) * 1000)
-    finally:
-        model.query_encoder, embedder.SINGLE_THREAD_MAX = onnx, shipped
-    return rows + [(f"search with the query embedded on {label}, p50 / p95 / p99", _ms(values))
-                   for label, values in by_runtime.items()]
+    # ONNX Runtime against torch, for queries and batches: bench/embedding_runtime.py (the service no longer
+    # loads torch, so this process does not either, and its RSS is the service's).
+    return rows
 
 
 def _ms(values: list[float]) -> str:

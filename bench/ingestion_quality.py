@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.ingestion.decide import decide_message  # noqa: E402
-from graph.ingestion.extractor import CLAIMS_BOTH, extract, to_parse  # noqa: E402
+from graph.ingestion.extractor import CLAIMS_BOTH, KindOf, extract, to_parse  # noqa: E402
 from graph.ingestion.known import circle_of, is_multi  # noqa: E402
 from graph.ingestion.model import Candidate, Decision, Known, Message  # noqa: E402
 from graph.ingestion.temporal import temporal_of  # noqa: E402
@@ -104,12 +104,13 @@ def known_of(row: dict[str, Any]) -> list[Known]:
 
 
 def plan(row: dict[str, Any], similarity: Callable[[str, str], float | None],
-         claims: str = CLAIMS_BOTH, docs: dict[str, Any] | None = None) -> tuple[list[Decision], Any]:
+         claims: str = CLAIMS_BOTH, docs: dict[str, Any] | None = None,
+         kind_of: KindOf | None = None) -> tuple[list[Decision], Any]:
     at = _at(row["at"])
     context = [Message(c["role"], c["text"], _at(c["at"])) for c in row["context"]]
     known = known_of(row)
     extraction = extract(Message(row["role"], row["text"], at), context, circle=circle_of(known), registered={},
-                         claims=claims, docs=docs)
+                         claims=claims, docs=docs, kind_of=kind_of)
 
     def known_for(c: Candidate) -> list[Known]:
         return [Known(**{**k.__dict__, "similarity": similarity(c.text, k.text)}) for k in known]
@@ -176,7 +177,9 @@ def rrule_parts(value: str | None) -> frozenset[str]:
 
 
 def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool = False,
-             source: str = CLAIMS_BOTH) -> dict[str, Any]:
+             source: str = CLAIMS_BOTH, kind_of: Callable[[datetime], KindOf] | None = None) -> dict[str, Any]:
+    """`kind_of(at)`: the second opinion on claimless kinds for a message sent at `at` (the
+    classifier head), or None for the rules alone."""
     ops = [0, 0]
     by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # operation accuracy of the lines with a tag
     claims = Counter()
@@ -192,7 +195,8 @@ def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool =
     for row in rows:
         if similarity.model is not None:
             pass
-        decisions, extraction = plan(row, _cached(similarity, row), source)
+        decisions, extraction = plan(row, _cached(similarity, row), source,
+                                     kind_of=kind_of(_at(row["at"])) if kind_of else None)
         got = derived(decisions)
         expected = row["expect"]["memories"]
         pairs = match(expected, got)

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 
 import httpx
@@ -125,20 +126,28 @@ class Run:
                 self.acknowledged[body["agent"]].add(response.json()["id"])
 
 
+EVERY_STATUS = "active,disputed,quarantined,superseded,archived".split(",")
+
+
+async def list_all(http: httpx.AsyncClient, agent: str, statuses: list[str] = EVERY_STATUS) -> list[dict]:
+    """Every memory of a tenant in the given statuses, page by page."""
+    listed: list[dict] = []
+    cursor = None
+    while True:
+        params = {"agent": agent, "limit": 200, "status": statuses, **({"cursor": cursor} if cursor else {})}
+        page = (await http.get("/v1/memories", params=params)).json()
+        listed += page["items"]
+        cursor = page["next_cursor"]
+        if not cursor:
+            return listed
+
+
 async def verify(base: str, run: Run) -> dict[str, int]:
     """Every acknowledged memory readable and listed once; at most one active value per slot."""
     found = {"acknowledged": 0, "missing": 0, "duplicated": 0, "slots with two active values": 0}
-    statuses = "active,disputed,quarantined,superseded,archived".split(",")
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         for agent in AGENTS:
-            listed, cursor = [], None
-            while True:
-                params = {"agent": agent, "limit": 200, "status": statuses, **({"cursor": cursor} if cursor else {})}
-                page = (await http.get("/v1/memories", params=params)).json()
-                listed += page["items"]
-                cursor = page["next_cursor"]
-                if not cursor:
-                    break
+            listed = await list_all(http, agent)
             ids = Counter(m["id"] for m in listed)
             found["acknowledged"] += len(run.acknowledged[agent])
             found["missing"] += len(run.acknowledged[agent] - set(ids))
@@ -168,21 +177,27 @@ def collisions(log: Path) -> list[tuple[str, int]]:
     return [(where, int(n)) for where, n in parts]
 
 
-def table(run: Run, seconds: float, clients: int, backend: str, checks: dict[str, int],
-          collided: list[tuple[str, int]]) -> str:
-    lines = [f"### load_test, {clients} clients, {seconds:.0f} s, {backend} backend", "",
-             f"{time.strftime('%Y-%m-%d')}, Linux {os.uname().machine}, {os.cpu_count()} cores", "",
-             "| operation | count | p50 ms | p95 ms | p99 ms | max ms | 4xx | 5xx |",
+def latency_rows(latency: dict[str, list[float]], status: dict[str, Counter], ops: Iterable[str]) -> list[str]:
+    """The latency table of a load run, one row per operation that ran: counts, percentiles, 4xx, 5xx."""
+    lines = ["| operation | count | p50 ms | p95 ms | p99 ms | max ms | 4xx | 5xx |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for op in MIX:
-        values = run.latency.get(op, [])
+    for op in ops:
+        values = latency.get(op, [])
         if not values:
             continue
-        codes = run.status[op]
+        codes = status[op]
         lines.append(f"| {op} | {len(values):,} | {percentile(values, 50):.1f} | {percentile(values, 95):.1f} | "
                      f"{percentile(values, 99):.1f} | {max(values):.1f} | "
                      f"{sum(n for c, n in codes.items() if 400 <= c < 500)} | "
                      f"{sum(n for c, n in codes.items() if c >= 500)} |")
+    return lines
+
+
+def table(run: Run, seconds: float, clients: int, backend: str, checks: dict[str, int],
+          collided: list[tuple[str, int]]) -> str:
+    lines = [f"### load_test, {clients} clients, {seconds:.0f} s, {backend} backend", "",
+             f"{time.strftime('%Y-%m-%d')}, Linux {os.uname().machine}, {os.cpu_count()} cores", "",
+             *latency_rows(run.latency, run.status, MIX)]
     total = sum(len(v) for v in run.latency.values())
     lines += ["", (f"{total:,} requests ({total / seconds:.0f}/s); transport errors: "
                f"{dict(run.errors) or 'none'}; answers by status: "

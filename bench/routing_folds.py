@@ -29,26 +29,23 @@ import json
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import replace
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.ablation import Ablation  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.asking import blend, intents, markers, rules, slots  # noqa: E402
 from graph.asking.question import prepare  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
 FOLDS = 5
-_NEVER = "(?!)"  # a branch switched off matches nothing
 
 
 def load_tune() -> list[dict]:
@@ -102,155 +99,20 @@ def folds(rows: list[dict], k: int = FOLDS) -> list[int]:
     return fold
 
 
-# -- the ablation ----------------------------------------------------------------------------------------------
-def branches(pattern: str) -> list[tuple[int, int]]:
-    """The span of every branch of every alternation (`a|b|c`) in a regular expression's text, at any
-    depth; empty branches left out."""
-    out: list[tuple[int, int]] = []
-    stack: list[tuple[int, list[int]]] = [(0, [])]
-    i, n = 0, len(pattern)
-
-    def close(start: int, bars: list[int], end: int) -> None:
-        if bars:
-            edges = [start, *(b + 1 for b in bars)]
-            ends = [*bars, end]
-            out.extend((a, b) for a, b in zip(edges, ends, strict=True) if b > a)
-
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i += 1
-            if i < n and pattern[i] == "^":
-                i += 1
-            if i < n and pattern[i] == "]":
-                i += 1
-            while i < n and pattern[i] != "]":
-                i += 2 if pattern[i] == "\\" else 1
-            i += 1
-            continue
-        if c == "(":
-            j = i + 1
-            if pattern.startswith("?P<", j):
-                j = pattern.index(">", j) + 1
-            elif pattern.startswith(("?:", "?=", "?!"), j):
-                j += 2
-            elif pattern.startswith(("?<=", "?<!"), j):
-                j += 3
-            elif pattern.startswith("?", j):  # inline flags: (?i:...)
-                j += 1
-                while pattern[j].isalpha() or pattern[j] == "-":
-                    j += 1
-                j += 1
-            stack.append((j, []))
-            i = j
-            continue
-        if c == "|":
-            stack[-1][1].append(i)
-        elif c == ")":
-            start, bars = stack.pop()
-            close(start, bars, i)
-        i += 1
-    close(stack[0][0], stack[0][1], n)
-    return out
-
-
-def switch_off(pattern: str, spans: list[tuple[int, int]]) -> str:
-    outer = [s for s in spans if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in spans)]
-    for start, end in sorted(outer, reverse=True):
-        pattern = pattern[:start] + _NEVER + pattern[end:]
-    return pattern
-
-
-def _signature(pattern: re.Pattern[str], text: str) -> tuple:
-    return tuple((m.span(), m.groups()) for m in pattern.finditer(text))
-
-
+# -- the ablation (bench/ablation.py) ----------------------------------------------------------------------
 # The pattern holders of the rules: (module, attribute); each holds a tuple of compiled patterns,
 # of markers, or of (name, pattern) pairs.
 HOLDERS: tuple[tuple[ModuleType, str], ...] = (
     (markers, "MARKERS"), (slots, "_WINDOWS"), (slots, "_EXCLUDERS"), (slots, "_PREDICATE_PATTERNS"),
 )
-
-
-def _get(item: Any) -> re.Pattern[str]:
-    if isinstance(item, re.Pattern):
-        return item
-    if isinstance(item, tuple):
-        return item[1]
-    return item.pattern
-
-
-def _put(item: Any, pattern: re.Pattern[str]) -> Any:
-    if isinstance(item, re.Pattern):
-        return pattern
-    if isinstance(item, tuple):
-        return (item[0], pattern)
-    return replace(item, pattern=pattern)
-
-
 GUIDE = DATA.with_suffix(".md")
-_PLAIN = re.compile(r"^(?:\\b)?[a-z' ]+(?:\\b)?$")
 
 
-def in_guide(branch: str, guide: str) -> bool:
-    """A branch that is a plain phrase the guide spells out (three letters or more)."""
-    if not _PLAIN.match(branch):
-        return False
-    phrase = branch.replace("\\b", "").strip()
-    return len(phrase) >= 3 and re.search(r"\b" + re.escape(phrase) + r"\b", guide) is not None
-
-
-class Ablation:
-    """Which branches of which patterns match which tuning lines."""
-
-    def __init__(self, questions: list[str]) -> None:
-        texts = [prepare(q).masked for q in questions]
-        guide = GUIDE.read_text().lower()
-        # fires[(holder, item, branch span)] = the lines whose matches change without that branch
-        self.fires: dict[tuple[int, int, tuple[int, int]], set[int]] = {}
-        for h, (module, attr) in enumerate(HOLDERS):
-            for it, item in enumerate(getattr(module, attr)):
-                compiled = _get(item)
-                base = [_signature(compiled, t) for t in texts]
-                for span in branches(compiled.pattern):
-                    if in_guide(compiled.pattern[span[0]:span[1]], guide):
-                        continue
-                    without = re.compile(switch_off(compiled.pattern, [span]), compiled.flags)
-                    lines = {i for i, t in enumerate(texts) if _signature(without, t) != base[i]}
-                    if lines:
-                        self.fires[(h, it, span)] = lines
-
-    def fitted_to(self, held_out: set[int]) -> dict[tuple[int, int], list[tuple[int, int]]]:
-        """The branches that match held-out lines only, per pattern."""
-        out: dict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
-        for (h, it, span), lines in self.fires.items():
-            if lines <= held_out:
-                out[(h, it)].append(span)
-        return out
-
-    @contextmanager
-    def without(self, held_out: set[int]) -> Iterator[int]:
-        """The rules with the held-out lines' own branches switched off; yields how many."""
-        off = self.fitted_to(held_out)
-        saved: list[tuple[ModuleType, str, Any]] = []
-        try:
-            for h, (module, attr) in enumerate(HOLDERS):
-                original = getattr(module, attr)
-                changed = tuple(
-                    _put(item, re.compile(switch_off(_get(item).pattern, off[(h, it)]), _get(item).flags))
-                    if (h, it) in off else item for it, item in enumerate(original))
-                # Patch every asking module that imported the holder by name.
-                for mod in [m for name, m in sys.modules.items() if name.startswith("graph.asking")]:
-                    if getattr(mod, attr, None) is original:
-                        saved.append((mod, attr, original))
-                        setattr(mod, attr, changed)
-            yield sum(len(v) for v in off.values())
-        finally:
-            for mod, attr, original in saved:
-                setattr(mod, attr, original)
+def ablation(questions: list[str]) -> Ablation:
+    """Which branches of the router's patterns match which tuning questions (each pattern reads the
+    question as the rules prepare it)."""
+    texts = [prepare(q).masked for q in questions]
+    return Ablation(HOLDERS, len(texts), lambda h, it, line: (texts[line],), GUIDE.read_text(), "graph.asking")
 
 
 # -- the variants ----------------------------------------------------------------------------------------------
@@ -258,7 +120,7 @@ def embed_all(questions: list[str]) -> np.ndarray:
     """Each question as the router embeds it for the classifier."""
     from graph.embedding.encoder import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder(query_runtime="torch").encode([blend.for_classifier(q) for q in questions])
+    return SentenceTransformerEmbedder().encode([blend.for_classifier(q) for q in questions])
 
 
 def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[int, list[str]]], list[int], int]:
@@ -266,7 +128,7 @@ def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[i
     fold = folds(rows)
     questions = [r["question"] for r in rows]
     labels = [r["intent"] for r in rows]
-    ablation = Ablation(questions)
+    ablated = ablation(questions)
     variants: dict[str, Callable[..., str]] = {}
     predicted: dict[str, dict[int, list[str]]] = defaultdict(lambda: defaultdict(list))
     switched = 0
@@ -274,7 +136,7 @@ def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[i
         held = [i for i in range(len(rows)) if fold[i] == k]
         train = [i for i in range(len(rows)) if fold[i] != k]
         model = intents.fit(embeddings[train], [labels[i] for i in train], name="fold")
-        with ablation.without(set(held)) as off:
+        with ablated.without(set(held)) as off:
             switched += off
             for i in held:
                 ruled = rules.route(questions[i])

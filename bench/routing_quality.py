@@ -69,7 +69,7 @@ class Routed:
         if not rules_only:
             from graph.embedding.encoder import SentenceTransformerEmbedder
 
-            self.embedder = SentenceTransformerEmbedder(query_runtime="torch")
+            self.embedder = SentenceTransformerEmbedder()
             self.classifier = intents.for_model(self.embedder.name, self.embedder.dimensions)
             if self.classifier is None:
                 sys.exit("no classifier fitted on this embedding model: run bench/fit_intents.py")

@@ -129,7 +129,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def main(args: argparse.Namespace) -> None:
     data_dir = Path(args.data_dir)
-    model = embedder.SentenceTransformerEmbedder(cache_dir=data_dir / "models")
+    model = embedder.load_embedder(None, data_dir / "models")
     settings = Settings(data_dir=data_dir / args.backend, backend=args.backend, neo4j_uri=None,
                         embedded_heap=args.heap, local_neo4j_heap=args.heap)
     services = await Services.start(settings, model)

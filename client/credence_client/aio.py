@@ -15,7 +15,7 @@ import anyio
 import httpx
 
 from credence_client import endpoints as e
-from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
+from credence_client.config import CONSISTENCY_HEADER, DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant
 from credence_client.errors import JobTimeout, ServiceUnreachable
 from credence_client.models import (
@@ -55,12 +55,16 @@ T = TypeVar("T")
 
 class AsyncCredence:
     """`AsyncCredence("http://host:8000", api_key=...)` or `AsyncCredence.from_env()`; `await api.aclose()`,
-    or use `async with`. `http` may be any `httpx.AsyncClient` whose base URL is the service."""
+    or use `async with`. `http` may be any `httpx.AsyncClient` whose base URL is the service.
+    `read_your_writes=True` as for `Credence`: each call carries `consistency_token`, the token of the
+    latest write this client saw answered."""
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None,
-                 http: httpx.AsyncClient | None = None) -> None:
+                 http: httpx.AsyncClient | None = None, read_your_writes: bool = False) -> None:
         self._headers = headers(api_key, actor)
+        self.read_your_writes = read_your_writes
+        self.consistency_token: str | None = None
         self._retry = retry or Retry()
         self._owned = http is None
         self._http = http if http is not None else httpx.AsyncClient(base_url=url, timeout=timeout)
@@ -83,12 +87,16 @@ class AsyncCredence:
     async def send(self, call: Call[T]) -> T:
         """One call, retried on 503 as the retry policy says."""
         attempt, waited, sent = 1, 0.0, call.headers(self._headers)  # one key for every attempt
+        if self.read_your_writes and self.consistency_token:
+            sent = {**sent, CONSISTENCY_HEADER: self.consistency_token}
         while True:
             try:
                 response = await self._http.request(call.method, call.path, params=call.params, json=call.json,
                                                     headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
+            if self.read_your_writes and (token := response.headers.get(CONSISTENCY_HEADER)):
+                self.consistency_token = token
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
             if wait is None:
                 return call.result(response)

@@ -8,6 +8,8 @@ from credence_client.endpoints import set_only
 
 DEFAULT_URL = "http://127.0.0.1:8000"
 DEFAULT_TIMEOUT = 30.0
+# The service's answer to a write carries it; a later call that sends it back reads that write (docs/scaling.md).
+CONSISTENCY_HEADER = "Credence-Consistency-Token"
 
 
 def from_environment() -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import httpx
 
 from credence_client import endpoints as e
-from credence_client.config import DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
+from credence_client.config import CONSISTENCY_HEADER, DEFAULT_TIMEOUT, DEFAULT_URL, from_environment, headers
 from credence_client.endpoints import Call, Instant, set_only
 from credence_client.errors import JobTimeout, ServiceUnreachable
 from credence_client.models import (
@@ -58,12 +58,17 @@ class Credence:
     `http` may be any `httpx.Client` whose base URL is the service (the tests pass FastAPI's
     TestClient); `retry` says how a 503 is retried (`Retry(attempts=1)`: never). Every write is sent
     with an `Idempotency-Key`, the same on each retry, so a retried write never stores twice; pass
-    `idempotency_key=` to a write to keep one key across your own retries (after a lost connection)."""
+    `idempotency_key=` to a write to keep one key across your own retries (after a lost connection).
+    `read_your_writes=True`: each call carries the consistency token of the latest write this client
+    saw answered (`consistency_token`, which another client may be handed too), so it reads that write
+    whichever service process, or cluster member, serves it (docs/scaling.md)."""
 
     def __init__(self, url: str = DEFAULT_URL, *, api_key: str | None = None, actor: str | None = None,
                  timeout: float = DEFAULT_TIMEOUT, retry: Retry | None = None,
-                 http: httpx.Client | None = None) -> None:
+                 http: httpx.Client | None = None, read_your_writes: bool = False) -> None:
         self._headers = headers(api_key, actor)
+        self.read_your_writes = read_your_writes
+        self.consistency_token: str | None = None
         self._retry = retry or Retry()
         self._owned = http is None
         self._http = http if http is not None else httpx.Client(base_url=url, timeout=timeout)
@@ -86,12 +91,16 @@ class Credence:
     def send(self, call: Call[T]) -> T:
         """One call, retried on 503 as the retry policy says."""
         attempt, waited, sent = 1, 0.0, call.headers(self._headers)  # one key for every attempt
+        if self.read_your_writes and self.consistency_token:
+            sent = {**sent, CONSISTENCY_HEADER: self.consistency_token}
         while True:
             try:
                 response = self._http.request(call.method, call.path, params=call.params, json=call.json,
                                               headers=sent, **call.options())
             except httpx.TransportError as exc:
                 raise ServiceUnreachable(str(self._http.base_url), exc) from exc
+            if self.read_your_writes and (token := response.headers.get(CONSISTENCY_HEADER)):
+                self.consistency_token = token
             wait = self._retry.delay(attempt, response.status_code, response.headers.get("retry-after"), waited)
             if wait is None:
                 return call.result(response)

@@ -27,7 +27,7 @@ UNWIND terms AS t
 WITH n, CASE WHEN n > 0 AND words > 0 THEN toFloat(words) / n ELSE 1.0 END AS average, t.i AS i, t.posting AS posting,
      log(1 + (n - size(t.posting) + 0.5) / (size(t.posting) + 0.5)) AS idf
 // Grouped by id, not by node: ArcadeDB counts the keys of a grouping against its shared query heap
-// (arcadedb.queryMaxHeapRAM), and whole nodes, embeddings and all, exhausted it (docs/backends.md §2.20).
+// (arcadedb.queryMaxHeapRAM), and whole nodes, embeddings and all, exhausted it (docs/backends.md §2.21).
 UNWIND posting AS id
 WITH average, id, collect(i) AS matched, sum(idf) AS weight
 MATCH (m:Memory {agent: $agent, id: id})

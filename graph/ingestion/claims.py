@@ -26,6 +26,7 @@ from graph.ingestion.vocabulary import (
     LANGUAGES,
     NATIONALITIES,
     NOT_THINGS,
+    NOT_VALUES,
     PHONE_BRANDS,
     PREDICATES,
     ROLES,
@@ -124,7 +125,8 @@ _CAR = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:drive|drives|driving|drove)\s
 _ANIMAL = r"(?i:" + "|".join(sorted(ANIMALS, key=len, reverse=True)) + r")"
 _PET = (
     _c(r"(?i:have|has|got|adopted|getting|get)\s+(?i:an?|a\s+new|another)\s+(?:\w+\s+)?(?P<a>" + _ANIMAL +
-       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r"))?"),
+       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r")|\s*,\s*(?P<v2>" + NAME +
+       r")(?=\s*[.!]|$))?"),
     _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")(?:\s+(?i:is|'s)\s+an?\s+"
        r"\w+)?\s+(?i:called|named)\s+(?P<v>" + NAME + r")"),
     _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")\s+(?P<v>" + NAME + r")"),
@@ -173,16 +175,24 @@ _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actu
 _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)" + _STOP)
 _FAV_EQ = _c(r"(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm))?\s*(?:=|:|"
              r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
+# A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
+_LABELLED = _c(r"^(?i:new|my|our|current)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?::|=|\s[-–—])\s*"
+               r"(?P<y>.+?)" + _STOP)
 _Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:is|are)\s+(?i:still\s+|now\s+|also\s+)?"
                 r"(?P<o>(?i:my|our))\s+(?P<new>(?i:new\s+|current\s+)?)(?P<x>(?i:fav(?:ourite|orite|e)?\s+)?[a-z][\w-]*"
                 r"(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?i:now|these\s+days|though|too|and|but|same|from|"
                 r"for|lol|since)\b)")
 
 
+_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|now|atm|rn|at\s+the\s+moment|lately|currently|right\s+now)$")
+
+
 def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
     """The predicate "my <noun>" names, and whether it is an open slot; None for no owned thing."""
+    noun = _NOW_WORDS.sub("", noun)  # "my favourite band these days is ..."
     words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
-    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former"):
+    while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
+                                 "second", "older", "younger", "little", "big"):
         words = words[1:]
     if not words:
         return None
@@ -203,6 +213,7 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
 
 def _value(raw: str, predicate: str) -> str | None:
     raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
+    raw = re.sub(r"(?i)^name\s+is\s+", "", raw)  # "my accountant's name is Olga"
     called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
     if called:
         raw = called.group(1)
@@ -239,6 +250,12 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         if subject is None or value is None:
             continue
         yield Found(Draft(subject, predicate, value), m.start(), m.end(), "my X is Y"), open_slot
+    for m in _LABELLED.finditer(sentence):
+        if (thing := _owned_thing(m["x"], registered)) is None:
+            continue
+        value = _value(m["y"], thing[0])
+        if value is not None:
+            yield Found(Draft("user", thing[0], value), m.start(), m.end(), "new X: Y"), thing[1]
     for m in _FAV_EQ.finditer(sentence):
         value = _value(m["y"], "favorite")
         if value:
@@ -333,7 +350,8 @@ def languages(clause: str) -> list[tuple[str, int, int]]:
 def pets(sentence: str) -> Iterator[Found]:
     for pattern in _PET:
         for m in pattern.finditer(sentence):
-            value = m["v"] if m["v"] and is_name(m["v"]) else m["a"]
+            named = m["v"] or m.groupdict().get("v2")  # "a second dog, Pip"
+            value = named if named and is_name(named) else m["a"]
             yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), "pet")
 
 
@@ -365,6 +383,17 @@ def diet_fragments(sentence: str) -> Iterator[Found]:
     """ "still vegetarian, still hate cilantro": a diet said with no subject."""
     for m in re.finditer(r"(?i)(?:^|[,;]\s*)(?:still|now|also)\s+(?P<v>" + "|".join(DIETS) + r")\b", sentence):
         yield Found(Draft("user", "diet", m["v"]), m.start("v"), m.end("v"), "diet alone")
+
+
+_SPELLED = _c(r"(?i:spelled|spelt|spelling\s+is|spelled\s+as)\s+(?P<v>[\w’'.+-]+(?:\s+[A-Z][\w’'.+-]*){0,2})")
+
+
+def spelled(sentence: str) -> Iterator[Found]:
+    """ "it's spelled Michael": a value without its thing (the decision finds the slot it corrects)."""
+    for m in _SPELLED.finditer(sentence):
+        value = clean_value(m["v"])
+        if value and value.lower() not in NOT_VALUES:
+            yield Found(Draft("user", None, value), m.start("v"), m.end("v"), "spelled")
 
 
 def correction_pair(sentence: str) -> tuple[str, str] | None:

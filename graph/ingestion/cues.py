@@ -50,10 +50,12 @@ PRIVATE = re.compile(r"(?i)\b(?:keep\s+(?:this|that|it)\s+(?:private|between\s+u
                      r"just\s+between\s+us)\b")
 
 # Something the user had has ended: "I sold my car", "no landlord anymore", "the meeting got cancelled".
-ENDED = re.compile(r"(?i)\b(?:sold|got\s+rid\s+of|gave\s+away|lost|cancelled|canceled|called\s+off|is\s+over|"
+ENDED = re.compile(r"(?i)\b(?:sold|got\s+rid\s+of|gave\s+away|gave\s+up|given\s+up|stopped|quit|lost|cancelled|"
+                   r"canceled|called\s+off|is\s+over|"
                    r"are\s+over|was\s+over|ended|finished|no\s+longer\s+(?:have|own|see|use)|don't\s+have|do\s+not\s+have|"
                    r"don’t\s+have|left\s+the\s+company|left|retired|moved\s+out|not\s+\w+\s+after\s+all)\b|"
-                   r"\bno\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:anymore|any\s+more|for\s+me|now|right\s+now)\b|"
+                   r"\bno\s+(?:more\s+)?(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:anymore|any\s+more|for\s+me|now|"
+                   r"right\s+now)\b|"
                    r"\bnot\s+at\s+\S+(?:\s+\S+)?\s+anymore\b")
 RELATIONSHIP_END = re.compile(r"(?i)\b(?:broke\s+up|split\s+up|separated|divorced|divorcing|breaking\s+up|"
                               r"called\s+it\s+off|ended\s+things|we're\s+over|are\s+over)\b")

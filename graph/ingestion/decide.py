@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from difflib import SequenceMatcher
 
 from graph.core.vocab import SENSITIVITIES
 from graph.ingestion.model import (
@@ -48,10 +49,11 @@ from graph.ingestion.model import (
 )
 from graph.ingestion.sensitivity import sensitivity_of
 from graph.ingestion.text import content_words, normal
-from graph.ingestion.vocabulary import SUCCESSORS
+from graph.ingestion.vocabulary import PREDICATES, SUCCESSORS
 
 NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
 NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
+RESPELLED = 0.7  # how alike two spellings are for a correction to respell the known value ("Micheal", "Michael")
 _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", "just", "day", "week", "month",
                       "today", "morning", "cancelled", "canceled", "company", "place", "thing", "everywhere",
                       "right", "for", "me", "user"})
@@ -97,6 +99,8 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
         if resolved is None:
             return []
         draft = resolved
+        if draft.predicate in PREDICATES:  # "it's spelled Michael" corrects a name: a fact
+            c = replace(c, memory_type=PREDICATES[draft.predicate].memory_type)
     predicate = draft.predicate
     assert predicate is not None
     many = multi(predicate)
@@ -130,6 +134,10 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     return [Decision(ADD, None, c, None, "nothing known for this subject and predicate", draft, not many)]
 
 
+def _spelling(a: str, b: str) -> float:
+    return SequenceMatcher(None, normal(a), normal(b)).ratio()
+
+
 def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
     draft = c.claim
     assert draft is not None
@@ -141,6 +149,12 @@ def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
     words = content_words(c.text)
     rivals = [k for k in known if k.predicate and k.subject and k.subject.lower() == draft.subject.lower()
               and k.exclusive and not k.historical and not same_value(k.value, draft.value)]
+    if c.cue == CUE_CORRECTION:
+        # "actually it's spelled Michael": the known value it respells.
+        spelt = [k for k in rivals if _spelling(k.value or "", draft.value) >= RESPELLED]
+        if spelt:
+            respelt = max(spelt, key=lambda k: (_spelling(k.value or "", draft.value), k.order))
+            return Draft(respelt.subject or draft.subject, respelt.predicate, draft.value)
     best = max(rivals, key=lambda k: (bool(_words(k) & words), k.similarity or 0.0, k.order), default=None)
     if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR):
         return None

@@ -32,7 +32,7 @@ from graph.ingestion.model import (
 from graph.ingestion.people import NAME, People, find_people, is_name, names_in
 from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.temporal import temporal_of
-from graph.ingestion.text import content_words, normal
+from graph.ingestion.text import clean_value, content_words, is_first_person, normal
 from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
@@ -56,12 +56,17 @@ _SUBJECT_VERB = re.compile(r"(?:'s|’s)\s+(?!(?:\w+\s+)?(?:is|are)\b)|\s+(?:is|
 _FRAGMENT = re.compile(r"(?:^|[,;]\s*)(?=(?:still|also|now|just)\s+(?:hate|hates|love|loves|like|live|work|speak|"
                        r"drive|vegetarian|vegan)\b)")
 _NAME_OF = re.compile(r"(?i)\b(?:his|her|their)\s+name(?:'s|’s|\s+is)\s+(?P<v>[A-Z][\w’'-]*|[a-z]+)")
+_IT_IS = re.compile(r"(?<![\w'’])(?i:it|that)(?:'s|’s|\s+(?i:is))\s+(?i:a|an|the)\s+"
+                    r"(?P<v>[A-Z0-9][\w’'+-]*(?:\s+[A-Z0-9][\w’'+-]*){0,3})")
+_NEW_THING = re.compile(r"(?i)\b(?:new|got\s+an?|bought\s+an?|found\s+an?)\s+(?:new\s+)?(?P<x>[a-z]+)\b")
 _CONTEXT_THING = re.compile(r"(?i)\b(?:found|got|have|met|new|my|our|a|an)\s+(?:new\s+|great\s+|good\s+)?"
                             r"(?P<x>[a-z]+)(?=\s+(?:i|who|that|we|called|named)\b|\s*[,.!?]|$)")
 # Where claims come from: the parse's frames, the word patterns, or both (the frames first; a
 # pattern adds a claim for a subject and predicate the frames did not find). The bench compares them.
 CLAIMS_PARSED, CLAIMS_LEXICAL, CLAIMS_BOTH = "parsed", "lexical", "both"
 _STILL_FRIENDS = re.compile(r"(?i)\bstill\s+(?:good\s+)?friends\b")
+# A second opinion on a claimless sentence's kind: (sentence, the wording rules' kind) -> the kind.
+KindOf = Callable[[str, str | None], str | None]
 
 
 def to_parse(messages: Sequence[Message]) -> list[str]:
@@ -79,11 +84,13 @@ def _redacted(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
 
 def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
             registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH,
-            docs: Mapping[str, Any] | None = None) -> Extraction:
+            docs: Mapping[str, Any] | None = None, kind_of: KindOf | None = None) -> Extraction:
     """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
     `circle` the names of people the tenant's memories know; `registered` the tenant's registered
     predicates (name -> multi-valued); `docs` the parses of `to_parse([message])`, when the caller
-    parsed them in a batch (else they are parsed here)."""
+    parsed them in a batch (else they are parsed here). `kind_of(sentence, ruled)` has the last word
+    on the kind of a memory without a claim, given the kind the wording rules found (None: no memory);
+    it is asked about every stating sentence that yields no claim."""
     registered = registered or {}
     text, secrets = _redacted(message.text)
     if message.role != "user":
@@ -109,7 +116,7 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
             out.append(_forget(sentence.text, what, itself, sentence.start, sentence.end, text, private))
             continue
         found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text,
-                          claims, docs)
+                          claims, docs, kind_of)
         if isinstance(found, str):
             skipped.append(found)
             continue
@@ -156,7 +163,7 @@ _GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "sa
 
 def _sentence(sentence: str, start: int, message: Message, people: People, registered: dict[str, bool],
               context: Sequence[Message], private: bool, whole: str, mode: str,
-              docs: Mapping[str, Any]) -> list[Candidate] | str:
+              docs: Mapping[str, Any], kind_of: KindOf | None) -> list[Candidate] | str:
     if cues.is_small_talk(sentence):
         return "small talk"
     if cues.is_question(sentence):
@@ -179,7 +186,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     cue = cues.cue_of(sentence)
     if cue is None and cues.CORRECTION_WORDS.search(whole):
         cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
-    found = _claims(sentence, start, people, registered, context, mode, docs)
+    found = _claims(sentence, start, people, registered, context, mode, docs, whole[:start])
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
@@ -201,7 +208,8 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
                              recurrence=None, previous=previous, replaces=replaces, start=start + f.start,
                              end=start + f.end, rule=f.rule))
     if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out) \
-            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1]:
+            and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1] \
+            and not is_first_person(pair[0]):
         out.append(Candidate(sentence, "entity", claim=Draft("user", None, pair[0]), cue=CUE_CORRECTION,
                              previous=pair[1], sensitivity=sensitivity, start=start, end=start + len(sentence),
                              rule="X, not Y"))
@@ -214,7 +222,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         out.append(Candidate(sentence, "fact", action=END, cue=CUE_UPDATE,
                              about=tuple(content_words(sentence)), sensitivity=sensitivity, start=start,
                              end=start + len(sentence), rule="ended"))
-    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out)
+    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of)
     if claimless is not None:
         out.append(claimless)
     return out
@@ -229,22 +237,35 @@ def _type_of(predicate: str | None) -> str:
 
 
 def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
-            context: Sequence[Message], mode: str, docs: Mapping[str, Any]) -> list[rules.Found]:
+            context: Sequence[Message], mode: str, docs: Mapping[str, Any], before: str) -> list[rules.Found]:
     parsed: list[rules.Found] = []
     if mode != CLAIMS_LEXICAL:
         clauses = _clauses(sentence, start, people)
         doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
         parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
-    lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED)
+    lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED,
+                              before=before)
     if not parsed:
         return lexical
     have = {_merge_key(f) for f in parsed}
-    return parsed + [f for f in lexical if _merge_key(f) not in have]
+    return parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)]
 
 
-def _merge_key(f: rules.Found) -> tuple[str, str | None, bool, str]:
+def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:
+    """A pattern's value that joins values the parse found apart ("cats and penicillin" beside
+    "cats" and "penicillin"): the parse's are the claims."""
+    value = normal(f.draft.value)
+    if not re.search(r",|\s(?:and|or|&)\s", value):
+        return False
+    return any(p.draft.subject.lower() == f.draft.subject.lower() and p.draft.predicate == f.draft.predicate
+               and re.search(r"\b" + re.escape(normal(p.draft.value)) + r"\b", value) for p in parsed)
+
+
+def _merge_key(f: rules.Found) -> tuple[str, str | None, str]:
+    """A claim's slot (and value, for a multi-valued predicate): what the parse found there, said or
+    negated, the patterns do not add to ("not allergic to penicillin after all")."""
     multi = f.draft.predicate in PREDICATES and PREDICATES[f.draft.predicate].multi
-    return f.draft.subject.lower(), f.draft.predicate, f.negated, normal(f.draft.value) if multi else ""
+    return f.draft.subject.lower(), f.draft.predicate, normal(f.draft.value) if multi else ""
 
 
 def _anchor(clauses: list[tuple[str | None, bool, str, int]], sentence: str) -> Callable[[int], str | None]:
@@ -258,9 +279,9 @@ def _anchor(clauses: list[tuple[str | None, bool, str, int]], sentence: str) -> 
 
 
 def _lexical_claims(sentence: str, start: int, people: People, registered: dict[str, bool],
-                    context: Sequence[Message], verbs: bool = True) -> list[rules.Found]:
+                    context: Sequence[Message], verbs: bool = True, before: str = "") -> list[rules.Found]:
     """The word patterns; `verbs` False leaves out those the parse's frames stand for (verb
-    patterns, languages, a job title or diet said alone)."""
+    patterns, languages, a job title or diet said alone); `before`: the message before the sentence."""
     found: list[rules.Found] = []
     for p in people.persons:
         if start <= p.start < start + len(sentence) and p.role and not p.name.startswith("user's"):
@@ -270,6 +291,7 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
     for f, _open in rules.possessive_claims(sentence, people, start, registered):
         found.append(f)
     found += list(rules.sentence_claims(sentence))
+    found += list(rules.spelled(sentence))
     for subject, first, clause, at in _clauses(sentence, start, people) if verbs else ():
         if subject is None:
             continue
@@ -289,6 +311,14 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
         thing = _context_thing(context)
         if thing:
             found.append(rules.Found(Draft("user", thing, named["v"]), named.start(), named.end(), "name of"))
+    if (it := _IT_IS.search(sentence)) is not None and not any(f.draft.subject == "user" for f in found):
+        # "I got a new phone, it's a Pixel 9": the thing named just before, in this sentence or earlier.
+        said = [m.text for m in context if m.role == "user"] + [before + sentence[:it.start()]]
+        things = [t["x"] for t in _NEW_THING.finditer(" ".join(said[-2:]))]
+        slot = rules.thing_predicate(things[-1], registered) if things else None
+        value = clean_value(it["v"])
+        if slot is not None and value:
+            found.append(rules.Found(Draft("user", slot[0], value), it.start(), it.end(), "it is Y"))
     return found
 
 
@@ -365,17 +395,22 @@ def _relationship_change(sentence: str, start: int, people: People, sensitivity:
 
 
 def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
-               out: list[Candidate]) -> Candidate | None:
+               out: list[Candidate], kind_of: KindOf | None) -> Candidate | None:
     has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
-    if when.recurrence:
-        kind = "event"
-    elif has_claim:
+    # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
+    # ("no landlord anymore, we bought a place").
+    said = _outside_ends(sentence, [c for c in out if c.action == END])
+    if when.recurrence or (cues.DEATH.search(sentence) and not when.historical):
+        kind = "event"  # a loss is an event of its own, whatever else the sentence restates
+    elif has_claim or not said:
         return None
     else:
-        times = find_times(sentence, message.at)
-        found = claimless_kind(sentence, has_time=bool(times))
+        times = find_times(said, message.at)
+        found = claimless_kind(said, has_time=bool(times))
         if found is None and (when.effective_from or when.expires_at):
             found = "event"
+        if kind_of is not None:
+            found = kind_of(sentence, found)
         if found is None:
             return None
         kind = found
@@ -383,6 +418,16 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
                      effective_from=when.effective_from, expires_at=when.expires_at, recurrence=when.recurrence,
                      about=tuple(content_words(sentence)), start=start, end=start + len(sentence),
                      rule=f"{kind} wording")
+
+
+def _outside_ends(sentence: str, ends: list[Candidate]) -> str:
+    """The sentence's clauses that say nothing ended."""
+    if not ends:
+        return sentence
+    values = [normal(c.claim.value) for c in ends if c.claim is not None]
+    kept = [part for part in re.split(r"[,;]\s*|\s+(?:but|and|so)\s+", sentence)
+            if part.strip() and not cues.ENDED.search(part) and not any(v and v in normal(part) for v in values)]
+    return ", ".join(kept)
 
 
 def _dedupe(candidates: list[Candidate]) -> list[Candidate]:

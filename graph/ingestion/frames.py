@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from graph.ingestion.claims import Found
+from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.model import Draft
 from graph.ingestion.people import People, is_name
 from graph.ingestion.text import clean_value
@@ -42,7 +42,9 @@ VERBS: dict[str, dict[str, str]] = {
     "work": {"at": "works_at", "for": "works_at", "as": "job_title"}, "join": {"dobj": "works_at"},
     "start": {"at": "works_at"}, "hire": {"by": "works_at", "at": "works_at"},
     "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
-    "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown"},
+    "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown", "on": "birthday"},
+    "promote": {"to": "job_title"},
+    "quit": {"dobj": "works_at", "at": "works_at"}, "resign": {"from": "works_at", "at": "works_at"},
     "speak": {"dobj": "speaks"},
     "love": {"dobj": "likes"}, "like": {"dobj": "likes"}, "enjoy": {"dobj": "likes"}, "adore": {"dobj": "likes"},
     "hate": {"dobj": "dislikes"}, "dislike": {"dobj": "dislikes"}, "detest": {"dobj": "dislikes"},
@@ -57,6 +59,9 @@ VERBS: dict[str, dict[str, str]] = {
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
+_ENDING = frozenset({"quit", "resign"})  # verbs whose value ends ("I quit my job at Acme")
+# Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
+_RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
 _QUANTITY = frozenset({"bit", "lot", "little", "touch", "smattering"})
 _ENDED = frozenset({"anymore", "longer"})  # "not ... anymore", "no longer"
@@ -78,19 +83,28 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
         if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
             yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
-                t.pos_ in ("VERB", "AUX") for t in doc):
+                t.pos_ in ("VERB", "AUX") for t in doc) and not _labels(tok):
             # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
             # or of a name whose "'s" the parser read as a possessive ("Lena's vegan now").
             owner = next((c for c in tok.children if c.dep_ == "poss" and c.pos_ == "PROPN" and any(
                 k.dep_ == "case" for k in c.children)), None)
             subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
             yield from _copula(tok, [tok], subject, implicit=True)
+        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in doc):
+            # "Still in Berlin, yeah", "now at Wise": a verbless place or employer of the clause's subject.
+            yield from _copula(tok, [tok], anchor(tok.idx - doc[0].idx), implicit=True)
         elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
                                                    c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
                                                    for c in tok.children):
             # "Karolina's still at Wrocław Zoo": the parser read the contracted "is" as a possessive.
             rest = [c for c in tok.rights if c.dep_ in ("prep", "advmod", "neg", "attr", "acomp")]
             yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
+
+
+def _labels(tok: Any) -> bool:
+    """A noun that labels what follows ("New dentist: Dr. Okafor"): no statement about its subject."""
+    doc = tok.doc
+    return tok.i + 1 < len(doc) and doc[tok.i + 1].text in (":", "=", "-", "–", "—")
 
 
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
@@ -102,7 +116,7 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     subject = _subject(verb, offset, people, anchor)
     if subject is None:
         return
-    negated = _negated(verb)
+    negated = _negated(verb) or verb.lemma_.lower() in _ENDING
     for child in verb.children:
         slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
         if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
@@ -117,8 +131,11 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         head = child if slot == "dobj" else _object(child)
         if head is None:
             continue
-        if predicate == "works_at" and (head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
+        if predicate == "works_at" and verb.lemma_.lower() != "teach" and (
+                head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
             predicate = "studies_at"  # "my daughter started at Oxford Brookes"
+        if predicate == VALUE_ONLY:
+            predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
 
 
@@ -128,22 +145,26 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
         return
     negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
+    said_negated = negated
     for child in parts:
         low = child.lower_
-        if child.dep_ in ("attr", "acomp", "oprd") or implicit:
+        # "I'm no longer vegetarian": the negation may hang off the complement, not the verb.
+        negated = said_negated or any(g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"}
+                                      for g in child.children)
+        if (child.dep_ in ("attr", "acomp", "oprd") or implicit) and child.pos_ != "ADP":
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
             if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
-                yield Found(Draft(subject, "job_title", _phrase(child)), child.idx - be.doc[0].idx,
+                yield Found(Draft(subject, "job_title", _title(child)), child.idx - be.doc[0].idx,
                             child.idx + len(child.text) - be.doc[0].idx, "frame be job")
                 for prep in child.children:  # "the only dev at Pebble Coffee"
                     if prep.dep_ == "prep" and prep.lower_ in ("at", "for") and (obj := _object(prep)) is not None:
                         yield from _values(subject, "works_at", obj, False, be, "frame job at")
             elif child.pos_ == "NUM" and child.text.isdigit() and 0 < int(child.text) < 120 and not negated:
                 yield _found(subject, "age", child.text, child, "frame be age")
-            elif low in DIETS and not negated:
-                yield _found(subject, "diet", low, child, "frame be diet")
+            elif low in DIETS:  # negated: the diet ended ("not vegan anymore")
+                yield _found(subject, "diet", low, child, "frame be diet", negated=negated)
             elif low in NATIONALITIES and not negated and child.dep_ == "acomp":
                 yield _found(subject, "nationality", child.text.capitalize(), child, "frame be nationality")
             elif lemma == "fan":
@@ -154,7 +175,11 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 for prep in child.children:
                     if prep.dep_ == "prep" and prep.lower_ == "to" and (obj := _object(prep)) is not None:
                         yield from _values(subject, "allergy", obj, negated, be, "frame allergic to")
-        elif child.dep_ == "prep" and (obj := _object(child)) is not None:
+            elif lemma == "fluent":  # "I'm fluent in Spanish"
+                for prep in child.children:
+                    if prep.dep_ == "prep" and prep.lower_ == "in" and (obj := _object(prep)) is not None:
+                        yield from _values(subject, "speaks", obj, negated, be, "frame fluent in")
+        elif (child.dep_ == "prep" or (implicit and child.pos_ == "ADP")) and (obj := _object(child)) is not None:
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
                 predicate = "lives_in"
@@ -164,10 +189,22 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
 
 
+def _owned_slot(verb: Any) -> str | None:
+    """The slot a change verb names by its object: "switched my bank to Monzo" -> bank (an open slot
+    or a canonical predicate, as "my X is Y" would key it)."""
+    for obj in verb.children:
+        if obj.dep_ == "dobj" and obj.pos_ == "NOUN" and any(
+                c.dep_ == "poss" and c.lower_ in ("my", "our") for c in obj.children):
+            words = [c.text for c in obj.lefts if c.dep_ in ("compound", "amod")] + [obj.text]
+            found = thing_predicate(" ".join(words), {})
+            return found[0] if found is not None else None
+    return None
+
+
 def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, rule: str) -> Iterator[Found]:
     if negated and predicate in NEGATED_TO:
         predicate, negated = NEGATED_TO[predicate], False
-    elif negated and predicate not in PROPER:
+    elif negated and predicate not in PROPER | _RETRACTABLE:
         return
     for tok in [head, *head.conjuncts]:
         if tok.lower_ in _QUANTITY:  # "a bit of Mandarin"
@@ -200,10 +237,24 @@ def _value(tok: Any, predicate: str) -> str | None:
     return value if value and len(value.split()) <= 5 else None
 
 
+def _title(tok: Any) -> str:
+    """A job title with what it heads: "head of product", "director of engineering"."""
+    of = next((c for c in tok.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == tok.i + 1), None)
+    obj = _object(of) if of is not None else None
+    if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
+        return _phrase(tok)
+    return clean_value(tok.doc[_phrase_span(tok)[0]:_phrase_span(obj)[1]].text)
+
+
 def _phrase(tok: Any) -> str:
     """The noun phrase `tok` heads, minimal: its compounds and modifiers (a name's possessive too:
     "st thomas' hospital"), and "of NAME" after a name ("University of Porto"); no article, no clause."""
-    doc = tok.doc
+    start, end = _phrase_span(tok)
+    return clean_value(tok.doc[start:end].text)
+
+
+def _phrase_span(tok: Any) -> tuple[int, int]:
+    """The token span of `_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
         if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
@@ -218,7 +269,7 @@ def _phrase(tok: Any) -> str:
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
             right = obj.right_edge
-    return clean_value(doc[left.i:right.i + 1].text)
+    return left.i, right.i + 1
 
 
 def _role(subject: str, people: People) -> str | None:

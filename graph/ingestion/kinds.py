@@ -1,9 +1,12 @@
 """What kind of memory a sentence with no claim is, when it is one at all: a procedure, a decision,
 a goal, an event, a preference, or a fact worth keeping (health, money, plans); None for the rest
-("feeling it in my knees"). Pure: wording cues, in that order of precedence."""
+("feeling it in my knees"). Pure: wording cues, in that order of precedence; last, the user's own
+sensitive statement (health, money) is a fact."""
 from __future__ import annotations
 
 import re
+
+from graph.ingestion.sensitivity import sensitivity_of
 
 _PROCEDURE = re.compile(r"(?i)^(?:to|when\s+(?:i|we|you)|how\s+to|steps?|process|procedure|recipe)\b[^:]{0,80}:\s*\S|"
                         r"\b(?:first|1\.)\b.*\bthen\b.*\b(?:then|finally)\b|\byou\s+(?:also\s+)?(?:have|need)\s+to\b|"
@@ -13,7 +16,8 @@ _DECISION = re.compile(r"(?i)\b(?:decided|decide\s+to|went\s+with|going\s+with|g
                        r"turned\s+down|i'm\s+taking\s+the)\b")
 _GOAL = re.compile(r"(?i)\b(?:i\s+want\s+to|we\s+want\s+to|i\s+wanna|goal|goals|aiming|aim\s+to|plan\s+to|"
                    r"planning\s+to|hoping\s+to|trying\s+to|saving\s+for|saving\s+up|working\s+towards?|resolution|by\s+the\s+end\s+of|"
-                   r"determined\s+to|i'd\s+like\s+to|want\s+to\s+learn|learning)\b")
+                   r"determined\s+to|i'd\s+like\s+to|want\s+to\s+learn|learning|intend(?:s|ing)?\s+to|hop(?:e|ing)\s+to|"
+                   r"my\s+dream\s+is|dreaming\s+of)\b")
 _EVENT = re.compile(r"(?i)\b(?:wedding|funeral|meeting|appointment|dentist|doctor's|party|dinner|lunch|interview|"
                     r"flight|trip|holiday|vacation|visit|visiting|conference|concert|exam|surgery|standup|stand-up|class|lesson|"
                     r"practice|choir|therapy|training|match|game|gig|book\s+club|on\s+call|staying\s+with\s+us|"
@@ -42,4 +46,6 @@ def claimless_kind(sentence: str, *, has_time: bool) -> str | None:
         return "fact"
     if _EVENT.search(sentence) and (has_time or _FIRST_PERSON.search(sentence)):
         return "event"
+    if _FIRST_PERSON.search(sentence) and sensitivity_of(sentence) == "sensitive":
+        return "fact"  # the user's own health or money, in words no rule above knows ("in a lot of debt")
     return None

@@ -1,6 +1,7 @@
-"""The optional LLM steps: an extractor and a decider that ask an OpenAI-compatible chat-completions
-API (the user's own, configured by CREDENCE_INGEST_LLM_*), by tool calling or a JSON object. They
-implement steps.py's interfaces, so the service runs them exactly where the rules run.
+"""The optional LLM steps: an extractor and a decider that ask the OpenAI-compatible chat model the
+user configures (graph/llm, CREDENCE_LLM_*; switched on by CREDENCE_LLM_EXTRACT and
+CREDENCE_LLM_DECIDE), by tool calling or a JSON object. They implement steps.py's interfaces, so the
+service runs them exactly where the rules run.
 
 What the model is sent has its secrets redacted first (graph/memories/secrets.py), as everything
 else is. An answer that does not parse, or names a memory it was not shown, falls back to the
@@ -14,8 +15,6 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
-
-import httpx
 
 from graph.core.vocab import MEMORY_TYPES, SENSITIVITIES
 from graph.ingestion.decide import decide
@@ -38,8 +37,8 @@ from graph.ingestion.model import (
     Message,
 )
 from graph.ingestion.steps import Decider, Extractor, RuleDecider, RuleExtractor
+from graph.llm import ChatClient, LlmError
 from graph.memories.secrets import find_secrets, redact
-from graph.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -84,37 +83,6 @@ DECIDE_PROMPT = (
     "(already known). Name the existing memory_id for UPDATE, DELETE and NOOP.")
 
 
-class ChatClient:
-    """The chat-completions call, tools or JSON, one request at a time per step."""
-
-    def __init__(self, url: str, model: str, api_key: str | None, mode: str, timeout: float,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
-        self.url, self.model, self.mode = url.rstrip("/"), model, mode
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.http = httpx.AsyncClient(timeout=timeout, headers=headers, transport=transport)
-
-    async def ask(self, system: str, user: str, tool: dict[str, Any]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "messages": [{"role": "system", "content": system},
-                                                                   {"role": "user", "content": user}]}
-        if self.mode == "tools":
-            body |= {"tools": [tool],
-                     "tool_choice": {"type": "function", "function": {"name": tool["function"]["name"]}}}
-        else:
-            body |= {"response_format": {"type": "json_object"}}
-            body["messages"][0]["content"] += " Answer with one JSON object matching: " + json.dumps(
-                tool["function"]["parameters"])
-        response = await self.http.post(f"{self.url}/chat/completions", json=body)
-        response.raise_for_status()
-        message = response.json()["choices"][0]["message"]
-        if self.mode == "tools":
-            call = message["tool_calls"][0]["function"]
-            return json.loads(call["arguments"])
-        return json.loads(message["content"])
-
-    async def close(self) -> None:
-        await self.http.aclose()
-
-
 class LLMExtractor:
     name = "llm"
 
@@ -139,10 +107,10 @@ class LLMExtractor:
             instructions = (prepared or {}).get("instructions")
             system = EXTRACT_PROMPT + (f"\n\nThe user's own instructions for what to remember: {instructions}"
                                        if instructions else "")
-            answer = await self.chat.ask(system, prompt, EXTRACT_TOOL)
+            answer = await self.chat.structured(system, prompt, EXTRACT_TOOL)
             candidates = tuple(_candidate(m) for m in answer["memories"])
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-            log.warning("LLM extraction failed (%s): the rules extract this message", type(exc).__name__)
+        except (LlmError, KeyError, IndexError, TypeError, ValueError) as exc:
+            log.warning("LLM extraction failed (%s: %s): the rules extract this message", type(exc).__name__, exc)
             return extract(message, context, circle=circle, registered=registered)
         kept = tuple(c for c in candidates if "[REDACTED" not in c.text)
         return Extraction(kept, secrets, ())
@@ -187,14 +155,14 @@ class LLMDecider:
                                                "claim": [k.subject, k.predicate, k.value] if k.predicate else None}
                                               for k in known]})
             try:
-                answer = await self.chat.ask(DECIDE_PROMPT, prompt, DECIDE_TOOL)
+                answer = await self.chat.structured(DECIDE_PROMPT, prompt, DECIDE_TOOL)
                 op, mode, target = answer["operation"], answer.get("mode"), answer.get("memory_id")
                 if op not in OPERATIONS or (mode is not None and mode not in MODES):
                     raise ValueError("operation")
                 if op != ADD and (not isinstance(target, str) or target not in shown):
                     raise ValueError("memory_id")
-            except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-                log.warning("LLM decision failed (%s): the rules decide this candidate", type(exc).__name__)
+            except (LlmError, KeyError, IndexError, TypeError, ValueError) as exc:
+                log.warning("LLM decision failed (%s: %s): the rules decide this candidate", type(exc).__name__, exc)
                 out += [d if "rules decided" in d.reason else _note(d) for d in decide(c, known, multi, previous_text)]
                 continue
             many = bool(c.claim and c.claim.predicate and multi(c.claim.predicate))
@@ -209,19 +177,16 @@ def _note(d: Decision) -> Decision:
                     d.claim, d.exclusive, d.targets)
 
 
-def steps_from_settings(settings: Settings) -> dict[str, Any]:
-    """The extractor and decider the settings ask for (the rules unless an LLM is configured and chosen)."""
-    if not settings.ingest_llm_url or not settings.ingest_llm_model:
+def llm_steps(chat: ChatClient | None, *, extract: bool, decide: bool) -> dict[str, Any]:
+    """The LLM extractor and decider that are switched on (none without a chat model: the rules)."""
+    if chat is None:
         return {}
-    key = settings.ingest_llm_api_key.get_secret_value() if settings.ingest_llm_api_key else None
-    chat = ChatClient(settings.ingest_llm_url, settings.ingest_llm_model, key, settings.ingest_llm_mode,
-                      settings.ingest_llm_timeout)
     steps: dict[str, Any] = {}
-    if settings.ingest_llm_extract:
+    if extract:
         steps["extractor"] = LLMExtractor(chat)
-    if settings.ingest_llm_decide:
+    if decide:
         steps["decider"] = LLMDecider(chat)
     return steps
 
 
-__all__ = ["NOOP", "ChatClient", "LLMDecider", "LLMExtractor", "steps_from_settings"]
+__all__ = ["NOOP", "LLMDecider", "LLMExtractor", "llm_steps"]

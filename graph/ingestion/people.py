@@ -72,9 +72,10 @@ _PATTERNS = (
     re.compile(r"(?P<name>" + NAME + r")\s*(?:\(|,)\s*(?i:my|our)\s+(?P<role>(?i:" + ROLE[3:] + r")\s*(?:\)|,)"),
     re.compile(r"(?P<name>" + NAME + r")(?:\s+from\s+\w+)?\s+(?i:is|'s|was)\s+(?i:still\s+)?(?i:my|our)\s+"
                r"(?i:new\s+|best\s+)?(?P<role>(?i:" + ROLE[3:] + r")\b"),
-    # my boss is called Harriet / my boss is Harriet
-    re.compile(r"\b(?i:my|our)\s+(?i:new\s+)?(?P<role>(?i:" + ROLE[3:] + r")\s+(?i:is|'s)\s+(?i:called\s+|named\s+)?"
-               r"(?P<name>" + NAME + r")"),
+    # my boss is called Harriet / my boss is Harriet / my partner's name is Sam
+    re.compile(r"\b(?i:my|our)\s+(?i:new\s+|other\s+|older\s+|younger\s+)?(?P<role>(?i:" + ROLE[3:] +
+               r")(?:\s+(?i:is)|\s*['’]s)\s+"
+               r"(?:(?i:called|named|name\s+is|name['’]s)\s+)?(?P<name>" + NAME + r")"),
     # we have a 7-year-old, Ruaridh
     re.compile(r"\b(?i:we|i)\s+(?i:have|'ve got|have got)\s+an?\s+(?P<age>\d{1,2})-year-old(?:\s+(?P<kid>son|daughter|"
                r"boy|girl))?,?\s+(?P<name>" + NAME + r")"),

@@ -13,12 +13,16 @@ PRONOUNS = {"he": "m", "him": "m", "his": "m", "he's": "m", "she": "f", "her": "
 _TRAIL = re.compile(r"[\s,.;:!?)\]\"'’…]+$")
 _LEAD = re.compile(r"^(?:a|an|the|some|my|our)\s+", re.I)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+# Chat asides that trail a value and are no part of it: "a beagle called Rufus btw", "Monzo now lol".
+_FILLER = re.compile(r"(?i)(?:\s+(?:btw|lol|lmao|haha+|hehe+|tbh|fyi|imo|rn|atm|though|tho|too|now|anymore|already|"
+                     r"these\s+days|nowadays|after\s+all|x+|:\)|:d|:p))+$")
 
 
 def clean_value(value: str) -> str:
     """A value as written, minimal: no leading article, no trailing punctuation or emoji."""
     value = _EMOJI.sub("", value).strip()
     value = _TRAIL.sub("", value)
+    value = _TRAIL.sub("", _FILLER.sub("", value))
     value = _LEAD.sub("", value)
     return value.strip(" ,")
 

@@ -53,7 +53,8 @@ ROLES: dict[str, str] = {
 # Nouns of an owned thing that are canonical predicates already.
 THING_PREDICATES: dict[str, str] = {
     "car": "car", "motorbike": "car", "motorcycle": "car", "van": "car", "phone": "phone", "mobile": "phone",
-    "email": "email", "email address": "email", "e-mail": "email", "birthday": "birthday", "name": "name",
+    "email": "email", "email address": "email", "e-mail": "email", "birthday": "birthday", "bday": "birthday",
+    "b-day": "birthday", "date of birth": "birthday", "name": "name",
     "full name": "name", "first name": "name", "nickname": "nickname", "diet": "diet", "job": "job_title",
     "job title": "job_title", "title": "job_title", "role": "job_title", "employer": "works_at",
     "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number",

@@ -10,7 +10,12 @@ plans means: "Friday" is the first Friday strictly after the reference day, "in 
 or "past" (what a question about history means: "Friday" the last one before it, "in March" the
 last March that has begun). The phrases are found by the patterns below; dates are parsed and
 shifted by python-dateutil (`parser.parse`, `relativedelta`), so no calendar arithmetic is
-written here."""
+written here.
+
+`period_of` reads one phrase that names a whole period at a reference instant, as a question about
+the past means it: a date, week, month or year through the same patterns, "two weeks ago" as that
+whole week, and the words the patterns leave out: a bare season ("summer": the patterns read one
+with its year or "last", "this", "next"), holidays ("Christmas", "Easter"), decades ("the 90s") and weekends."""
 from __future__ import annotations
 
 import re
@@ -18,14 +23,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from dateutil import parser as date_parser
-from dateutil.relativedelta import relativedelta
+from dateutil.easter import easter
+from dateutil.relativedelta import TH, relativedelta
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
 _MONTH_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-            "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "few": 3}
+NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+           "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "couple": 2, "few": 3, "several": 4}
 UNITS = ("day", "week", "month", "year")
 
 _WD = (r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat|"
@@ -42,7 +48,7 @@ _REL = (r"(?:(?P<rel>starting(?: from| on| in)?|starts?(?: on| in)?|beginning(?:
 _YEAR = r"(?:19|20)\d{2}"
 _SEASON = r"(?:spring|summer|autumn|fall|winter)"
 # Seasons are meteorological and northern: three months from the first (summer is June to August).
-SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 _NTH_WEEK = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "last": -1}
 
 # Each alternative is one expression; its group name says how it resolves (see _resolve).
@@ -110,10 +116,11 @@ def _day(d: date) -> Window:
 
 def _number(text: str) -> int:
     text = " ".join(text.lower().split())
-    return int(text) if text.isdigit() else _NUMBERS[text]
+    return int(text) if text.isdigit() else NUMBERS[text]
 
 
-def _unit_delta(n: int, unit: str) -> relativedelta:
+def unit_delta(n: int, unit: str) -> relativedelta:
+    """N days, weeks, fortnights, months or years (the unit singular or plural)."""
     unit = unit.lower().rstrip("s")
     if unit == "fortnight":
         return relativedelta(weeks=2 * n)
@@ -156,7 +163,7 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
         first = whole.end - timedelta(days=7) if nth < 0 else whole.start + timedelta(days=7 * nth)
         return Window(first, first + timedelta(days=7)), "week"
     if g["season"]:
-        return _season(g["season"], today, future), "season"
+        return _named_season(g["season"], today, future), "season"
     if g["num"]:
         try:
             parsed = date_parser.parse(g["num"], dayfirst="." in g["num"]).date()
@@ -189,7 +196,7 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
         words = g["span"].lower().replace("the ", "").split()
         direction = -1 if words[0] in ("past", "last") else 1
         n = _number(" ".join(words[1:-1])) if len(words) > 2 else 1
-        delta = _unit_delta(n, words[-1])
+        delta = unit_delta(n, words[-1])
         if direction > 0:  # the next N days: from tomorrow through today + N
             return Window(today + timedelta(days=1), today + delta + timedelta(days=1)), "span"
         return Window(today - delta, today), "span"
@@ -212,7 +219,7 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
         tail = 1 if words[-1] in ("ago", "later") else 2
         n = _number(" ".join(words[:-(tail + 1)]))
         unit = words[-(tail + 1)]
-        return _day(today + sign * _unit_delta(n, unit)), "day"
+        return _day(today + sign * unit_delta(n, unit)), "day"
     if g["dom_of"]:
         words = g["dom_of"].lower().split()
         day = int(re.sub(r"\D", "", next(w for w in words if w[0].isdigit())))
@@ -266,27 +273,24 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
     return None
 
 
-def _season(text: str, today: date, future: bool) -> Window:
+def _named_season(text: str, today: date, future: bool) -> Window:
     """A season with its year ("winter 2022" is the one that ends in 2022), or as "this", "next",
     "coming" or "last" place it from today; "this" is the one now, else the one `prefer` points to."""
     words = text.lower().replace("the ", "").replace(" of ", " ").split()
-    name = next(w for w in words if w in SEASONS)
-    first = SEASONS[name]
+    name = next(w for w in words if w in _SEASONS)
     years = re.findall(_YEAR, text)
     if years:
         year = int(years[0]) - (1 if name == "winter" and len(years) == 1 else 0)
-        start = date(year, first, 1)
+        start = date(year, _SEASONS[name], 1)
         return Window(start, start + relativedelta(months=3))
-    start = date(today.year, first, 1)
-    while start > today:  # the latest one that has begun
-        start -= relativedelta(years=1)
     which = words[0]
-    now = start + relativedelta(months=3) > today
-    if which in ("next", "coming") or (which == "this" and not now and future):
-        start += relativedelta(years=1)
-    elif which == "last" and now:
-        start -= relativedelta(years=1)
-    return Window(start, start + relativedelta(months=3))
+    if which == "last":
+        return _season(name, today, last=True)
+    begun = _season(name, today, last=False)
+    if which in ("next", "coming") or (which == "this" and begun.end <= today and future):
+        start = begun.start + relativedelta(years=1)
+        return Window(start, start + relativedelta(months=3))
+    return begun
 
 
 def _safe_day(first: date, day: int) -> date | None:
@@ -319,7 +323,7 @@ def find_times(text: str, ref: datetime | date, prefer: str = "future") -> list[
     taken: list[tuple[int, int]] = []
     for m in _IN_N.finditer(text):
         n, unit = _number(m["n"]), m["unit"]
-        found.append(TimeMention(m.group(), m.start(), m.end(), _day(today + _unit_delta(n, unit)), "in", "day"))
+        found.append(TimeMention(m.group(), m.start(), m.end(), _day(today + unit_delta(n, unit)), "in", "day"))
         taken.append((m.start(), m.end()))
     for m in _PATTERN.finditer(text):
         if any(s < m.end() and m.start() < e for s, e in taken):
@@ -355,3 +359,80 @@ def window_of(phrase: str, ref: datetime | date, prefer: str = "past") -> Window
     """The window of one phrase ("last week", "in March", "yesterday"), or None if it names none."""
     times = find_times(phrase, ref, prefer)
     return times[0].window if times else None
+
+
+def _whole(day: date, unit: str) -> Window:
+    """The whole day, week (Monday first), month or year that holds `day`."""
+    if unit == "year":
+        return Window(date(day.year, 1, 1), date(day.year + 1, 1, 1))
+    if unit == "month":
+        return _month_window(day.year, day.month)
+    if unit in ("week", "fortnight"):
+        return Window(_week_start(day), _week_start(day) + timedelta(days=7))
+    return _day(day)
+
+
+def _holiday(name: str, today: date) -> Window | None:
+    """The last such day (or days) that began by `today`."""
+    for year in (today.year, today.year - 1):
+        if name in ("christmas", "xmas"):
+            start, days = date(year, 12, 24), 3
+        elif name in ("new year", "new year's", "new years"):
+            start, days = date(year, 12, 31), 2
+        elif name == "easter":
+            start, days = easter(year) - timedelta(days=2), 4
+        elif name == "thanksgiving":
+            start, days = date(year, 11, 1) + relativedelta(weekday=TH(4)), 4
+        elif name == "halloween":
+            start, days = date(year, 10, 31), 1
+        elif name == "the holidays":
+            start, days = date(year, 12, 20), 14
+        else:
+            return None
+        if start <= today:
+            return Window(start, start + timedelta(days=days))
+    return None
+
+
+def _season(name: str, today: date, last: bool) -> Window:
+    """The season that has begun by `today` (`last`: the last one that has ended)."""
+    start = date(today.year - (name == "winter" and today.month < 3), _SEASONS[name], 1)
+    if start > today or (last and start + relativedelta(months=3) > today):
+        start -= relativedelta(years=1)
+    return Window(start, start + relativedelta(months=3))
+
+
+def period_of(phrase: str, ref: datetime | date) -> Window | None:
+    """The whole period one phrase names ("March", "last week", "two weeks ago", "the 14th", "last
+    summer", "Christmas", "the 90s", "last weekend"), read towards the past from `ref` (its date), or
+    None when the phrase is anything else (a span from now such as "the past two weeks" included:
+    `find_times` reads those)."""
+    today = ref.date() if isinstance(ref, datetime) else ref
+    text = " ".join(phrase.lower().replace("\u2019", "'").split())
+    if not text:
+        return None
+    holiday = _holiday(text, today)
+    if holiday:
+        return holiday
+    season = re.fullmatch(r"(?:(last|this) )?(spring|summer|autumn|fall|winter)", text)
+    if season:
+        return _season(season.group(2), today, last=season.group(1) == "last")
+    if re.fullmatch(r"'?\d\d|(?:the )?\d{4}s|the \d0s", text):
+        digits = re.sub(r"\D", "", text)
+        decade = int(digits[:4].ljust(4, "0")) if len(digits) >= 3 else 1900 + int(digits)
+        return Window(date(decade, 1, 1), date(decade + 10, 1, 1))
+    weekend = re.fullmatch(r"(last|past|previous|this) weekend", text)
+    if weekend:  # "this weekend" asked on a weekday is the one just gone
+        back = (today.weekday() - 5) % 7
+        saturday = today - timedelta(days=back if weekend.group(1) == "this" or back >= 2 else back + 7)
+        return Window(saturday, saturday + timedelta(days=2))
+    m = _PATTERN.fullmatch(text)
+    if m is None or m["rel"] or m["span"]:
+        return None
+    resolved = _resolve(m, today, "past")
+    if resolved is None:
+        return None
+    if m["ago"]:  # "two weeks ago": that whole week
+        unit = next(w for w in m["ago"].split() if re.fullmatch(_UNIT, w))
+        return _whole(resolved[0].start, unit.rstrip("s"))
+    return resolved[0]

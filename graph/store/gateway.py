@@ -7,12 +7,21 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from neo4j import READ_ACCESS, AsyncDriver, AsyncManagedTransaction, AsyncSession
+from neo4j import (
+    READ_ACCESS,
+    AsyncDriver,
+    AsyncGraphDatabase,
+    AsyncManagedTransaction,
+    AsyncSession,
+    AsyncTransaction,
+    Bookmarks,
+)
 from neo4j.exceptions import (
     ClientError,
     ConnectionPoolError,
@@ -22,7 +31,7 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from graph.core.errors import BackendUnavailable, Contention
+from graph.core.errors import BackendUnavailable, Contention, InvalidInput
 from graph.observability.metrics import (
     DB_COLLISIONS,
     DB_RETRIES,
@@ -58,6 +67,24 @@ write_hook: ContextVar[Callable[[Tx], Awaitable[None]] | None] = ContextVar("wri
 
 # What a unit of work is for decides how long it may keep retrying after collisions.
 Kind = Literal["read", "write", "background"]
+
+# Bookmarks the database rejects (malformed, or of another database), and the wait for one it has not
+# reached (a cluster member behind the writer, or a bookmark from another deployment).
+INVALID_BOOKMARK = "Neo.ClientError.Transaction.InvalidBookmark"  # also ...InvalidBookmarkMixture
+BOOKMARK_TIMEOUT = "Neo.TransientError.Transaction.BookmarkTimeout"
+
+
+@dataclass
+class Causality:
+    """One request's place in the database's history, for reading its own writes across processes
+    (docs/scaling.md): the bookmarks its units of work start after (a consistency token the caller
+    brought), and the bookmarks of the writes it committed (the token it takes away). Set per request
+    by the HTTP layer; without one, a unit of work follows this process's own writes only."""
+    after: frozenset[str] = frozenset()
+    written: set[str] = field(default_factory=set)
+
+
+causality: ContextVar[Causality | None] = ContextVar("causality", default=None)
 
 
 @dataclass(frozen=True)
@@ -134,7 +161,7 @@ class Tx:
     `one`, `optional`, `many`, `scalar` and `execute` each state the shape the caller relies on; it
     must be the one the query's file declares, and the rows must fit it."""
 
-    def __init__(self, tx: AsyncManagedTransaction | AsyncSession, registry: QueryRegistry) -> None:
+    def __init__(self, tx: AsyncManagedTransaction | AsyncSession | AsyncTransaction, registry: QueryRegistry) -> None:
         self._tx, self._registry = tx, registry
         self.statements: list[str] = []  # names run so far, for the collision counts
         self.failed_here = False  # a statement (not the commit) raised the transient error
@@ -206,6 +233,10 @@ class GraphRunner:
         # service owns (it saw it die); an external database is never known down in advance.
         self.unavailable: Callable[[], str | None] = lambda: None
         self.collisions = Collisions()
+        # Every session of this process follows the process's own latest writes (the driver's
+        # bookmarks), so a cluster member serving a read has applied them first; across processes a
+        # request carries its Causality.
+        self.bookmarks = AsyncGraphDatabase.bookmark_manager()
 
     async def read(self, name: str, **params: Any) -> list[dict[str, Any]]:
         """One read statement, run as its own transaction (auto-commit, see _execute)."""
@@ -225,6 +256,22 @@ class GraphRunner:
         """Run `work` as one transaction: it commits whole or not at all, and is retried whole.
         `kind="background"`: bookkeeping off the request path, retried for its own bounded time."""
         return await self._bounded(kind, work)
+
+    @asynccontextmanager
+    async def holding(self, name: str, **params: Any) -> AsyncIterator[Any]:
+        """Runs the write statement `name` (`returns: scalar`) in a transaction kept open until the block
+        ends, and yields its value: the locks it took are held meanwhile, for other processes on the same
+        database (start-up's lock, graph/store/schema.py). Commits when the block ends; the database
+        drops the locks too if this process dies. Not retried: for start-up only, before requests."""
+        async with self.driver.session(database=self.database) as session:
+            tx = await session.begin_transaction()
+            try:
+                value = await Tx(tx, self.registry).scalar(name, **params)
+                yield value
+            except BaseException:
+                await tx.rollback()
+                raise
+            await tx.commit()
 
     async def _bounded(self, mode: Kind, work: Callable[[Tx], Awaitable[T]], single: bool = False) -> T:
         reason = self.unavailable()
@@ -265,20 +312,27 @@ class GraphRunner:
         config: dict[str, Any] = {"max_transaction_retry_time": 0} if self.retry is not None else {}
         if mode == "read":
             config["default_access_mode"] = READ_ACCESS
+        held = causality.get()
+        if held is not None and held.after:
+            config["bookmarks"] = Bookmarks.from_raw_values(held.after)
         backoff, duplicates = _Backoff(self.retry, mode), 0
         while True:
             try:
                 # Each session holds at most one pooled connection while it runs (the driver publishes
                 # no pool statistics: this is what can be said of the pool from outside).
                 with DB_SESSIONS_IN_USE.track_inprogress():
-                    async with self.driver.session(database=self.database, **config) as session:
+                    async with self.driver.session(database=self.database, bookmark_manager=self.bookmarks,
+                                                   **config) as session:
                         if single and self.retry is not None:
                             # One read statement is a transaction by itself: auto-commit sends it in one
                             # round trip, where a managed transaction adds BEGIN's and COMMIT's (about a
                             # millisecond per search query, docs/benchmarks.md). This loop retries it.
                             return await unit(session)
                         runner = session.execute_read if mode == "read" else session.execute_write
-                        return await runner(unit)
+                        answer = await runner(unit)
+                        if held is not None and mode != "read":
+                            held.written.update((await session.last_bookmarks()).raw_values)
+                        return answer
             except ConstraintError as exc:
                 duplicates += 1
                 if "Duplicated key" not in str(exc) or duplicates == DUPLICATE_RETRIES:
@@ -287,6 +341,9 @@ class GraphRunner:
                 self._retried(last, hook is not None, "duplicate_key")
                 await asyncio.sleep(random.uniform(0.005, 0.02) * duplicates)
             except ClientError as exc:
+                if (exc.code or "").startswith(INVALID_BOOKMARK) and held is not None and held.after:
+                    raise InvalidInput("consistency_token", "names no point in this database's history "
+                                       "(a token from another Credence deployment, or altered)") from exc
                 if exc.code != VANISHED_RECORD or not backoff.left():
                     raise
                 if last:
@@ -294,6 +351,10 @@ class GraphRunner:
                 self._retried(last, hook is not None, "vanished_record")
                 await backoff.wait()
             except TransientError as exc:
+                if exc.code == BOOKMARK_TIMEOUT:
+                    message = ("the database has not yet applied the writes the request's consistency token "
+                               "names; retry")
+                    raise BackendUnavailable(f"{message}: {exc}", public=message) from exc
                 if not (exc.code or "").startswith(COLLISION_CODES):
                     raise BackendUnavailable(f"graph backend unavailable: {exc}") from exc
                 if last:

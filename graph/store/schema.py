@@ -7,9 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from neo4j.exceptions import Neo4jError
 
 from graph.core.errors import SchemaMismatch, StartupError
 from graph.core.tenant_token import tenant_token
+from graph.core.timeutil import iso, utcnow
 from graph.store.backends.connect import Backend
 from graph.store.gateway import GraphRunner
 
@@ -57,6 +65,35 @@ async def key_memories_by_tenant(runner: GraphRunner, batch: int = 10_000) -> No
 
 
 async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
+    async with applying_alone(runner, backend):
+        await _apply_schema(runner, backend, model, dimensions)
+
+
+@asynccontextmanager
+async def applying_alone(runner: GraphRunner, backend: Backend) -> AsyncIterator[None]:
+    """On a database this process does not own (NEO4J_URI), other service processes may be starting
+    at the same moment: each applies migrations and schema holding start-up's lock, a node whose write
+    lock a transaction keeps until this process is done (cypher/store/startup/lock.cypher), so they
+    take turns. Raced, two first starts each recorded a mark the uniqueness constraint then refused
+    (tests/integration/test_shared_database.py). A database this process started is its alone (the
+    data directory lock), so it needs none."""
+    if backend.child is not None:
+        yield
+        return
+    try:
+        await runner.write("store/startup/lock_key_unique")
+    except Neo4jError:  # created by a process starting at the same moment: it exists now
+        await runner.write("store/startup/lock_key_unique")
+    started = time.monotonic()
+    async with runner.holding("store/startup/lock", holder=f"{socket.gethostname()}:{os.getpid()}",
+                              now=iso(utcnow())):
+        waited = time.monotonic() - started
+        if waited > 1:
+            log.info("waited %.1f s for another process's start-up to apply the schema", waited)
+        yield
+
+
+async def _apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
     await check_embedding_dimensions(runner, model, dimensions)
     await apply_migrations(runner)
     # Once done, never again: the scan for memories without a token reads every memory (0.5 s at 100k).

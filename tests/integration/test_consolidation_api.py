@@ -18,9 +18,10 @@ import pytest
 
 from credence_client import Credence
 from credence_client.cli import main
-from graph.consolidation import KIND, ChatCompletions, Request, check_params, handler
+from graph.consolidation import KIND, LlmSummariser, Request, check_params, handler
 from graph.consolidation import apply as applying
 from graph.core.errors import InvalidInput
+from graph.llm import ChatClient
 from graph.maintenance import Handlers, Worker, WorkerPolicy
 from graph.memories.model import Claim, NewMemory, Provenance
 from tests.helpers import assert_problem, list_all
@@ -340,8 +341,8 @@ def test_an_llm_summariser_behind_the_same_interface_writes_the_digest(client, s
     server = ThreadingHTTPServer(("127.0.0.1", 0), _ChatCompletions)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     before = services.consolidation.summariser
-    services.consolidation.summariser = ChatCompletions(f"http://127.0.0.1:{server.server_port}/v1", "tiny-model",
-                                                        "sk-test", timeout=10)
+    services.consolidation.summariser = LlmSummariser(
+        ChatClient(f"http://127.0.0.1:{server.server_port}/v1", "tiny-model", api_key="sk-test", timeout=10))
     try:
         _ChatCompletions.asked.clear()
         report = consolidate(client, agent, False, steps={"entities": False})

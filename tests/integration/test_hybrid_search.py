@@ -346,6 +346,22 @@ def test_retrieval_counts_access_without_touching_version_or_recency(client, age
     assert got["version"] == memory["version"] and got["updated_at"] == memory["updated_at"]
 
 
+def test_access_counts_from_several_processes_add_up_and_never_move_last_access_back(client, services, agent, run):
+    """Each service process flushes the counts it gathered (graph/memories/access.py); two flushes of
+    two processes may commit in the other order than their clocks read. Counts add up, and the last
+    access is the latest of them, not the last committed."""
+    memory = store(client, agent, "The spare key is under the blue pot")
+    later, earlier = "2031-05-02T10:00:05+00:00", "2031-05-02T10:00:01+00:00"
+    for now, n in ((later, 2), (earlier, 3)):  # the second process's flush commits last
+        async def flush(tx, now=now, n=n) -> int:
+            return await tx.scalar("memories/record_access", agent=agent, hits=[{"id": memory["id"], "n": n}],
+                                   now=now)
+        assert run(services.runner.write_tx, flush) == 1
+    got = client.get(f"/v1/memories/{memory['id']}", params={"agent": agent}).json()
+    assert got["access_count"] == 5
+    assert got["last_accessed_at"].startswith("2031-05-02T10:00:05")
+
+
 def _shape(value) -> object:
     """Keys all the way down (lists by their first item): what a documented example must match."""
     if isinstance(value, dict):

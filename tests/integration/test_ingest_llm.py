@@ -14,9 +14,10 @@ from typing import Any, ClassVar
 
 import pytest
 
-from graph.ingestion.llm import ChatClient, LLMDecider, LLMExtractor
+from graph.ingestion.llm import LLMDecider, LLMExtractor
 from graph.ingestion.model import Message
 from graph.ingestion.service import IngestRequest, IngestService
+from graph.llm import ChatClient
 
 # What the fake model extracts from each message it is sent (anything else: an answer that is no JSON).
 EXTRACTED = {
@@ -87,17 +88,14 @@ def chat_server() -> Iterator[str]:
 def test_the_llm_steps_speak_chat_completions_and_fall_back_to_the_rules(client, services, run, agent, chat_server,
                                                                         mode):
     async def session() -> Any:
-        chat = ChatClient(chat_server, "tiny-model", "sk-test-key", mode, timeout=10)
+        chat = ChatClient(chat_server, "tiny-model", api_key="sk-test-key", mode=mode, timeout=10)
         service = IngestService(services.runner, services.writes, services.retrieval, max_messages=10,
                                 max_text_chars=4000, extractor=LLMExtractor(chat), decider=LLMDecider(chat))
         now = datetime.now(UTC)
         said = [Message("user", "I live in Berlin.", now - timedelta(minutes=3)),
                 Message("user", "We finally relocated to Lisbon! My password is hunter2!!", now - timedelta(minutes=2)),
                 Message("user", "My dentist is Dr. Lee.", now - timedelta(minutes=1))]
-        try:
-            return await service.ingest(IngestRequest(agent, tuple(said)))
-        finally:
-            await chat.close()
+        return await service.ingest(IngestRequest(agent, tuple(said)))
 
     result = run(session)
     ops = [(o.op, o.mode, o.claim.predicate if o.claim else None, o.claim.value if o.claim else None, o.reason)
@@ -126,13 +124,10 @@ def test_the_llm_steps_speak_chat_completions_and_fall_back_to_the_rules(client,
 
 def test_an_unreachable_model_leaves_the_rules_to_decide(services, run, agent):
     async def session() -> Any:
-        chat = ChatClient("http://127.0.0.1:9/v1", "tiny-model", None, "tools", timeout=2)
+        chat = ChatClient("http://127.0.0.1:9/v1", "tiny-model", timeout=2)
         service = IngestService(services.runner, services.writes, services.retrieval, max_messages=10,
                                 max_text_chars=4000, extractor=LLMExtractor(chat), decider=LLMDecider(chat))
-        try:
-            return await service.ingest(IngestRequest(agent, (Message("user", "I work at Acme.", datetime.now(UTC)),)))
-        finally:
-            await chat.close()
+        return await service.ingest(IngestRequest(agent, (Message("user", "I work at Acme.", datetime.now(UTC)),)))
 
     result = run(session)
     [op] = result.messages[0].operations
@@ -151,16 +146,13 @@ def test_the_agents_preferences_steer_ingestion(client, services, run, agent, ch
     assert put.status_code == 200, put.text
 
     async def session() -> Any:
-        chat = ChatClient(chat_server, "tiny-model", None, "tools", timeout=10)
+        chat = ChatClient(chat_server, "tiny-model", timeout=10)
         service = IngestService(services.runner, services.writes, services.retrieval, max_messages=10,
                                 max_text_chars=4000, extractor=LLMExtractor(chat), decider=LLMDecider(chat),
                                 preferences=services.preferences)
-        try:
-            return await service.ingest(IngestRequest(agent, (
-                Message("user", "I live in Berlin.", datetime.now(UTC) - timedelta(minutes=2)),
-                Message("user", "My dentist is Dr. Lee.", datetime.now(UTC) - timedelta(minutes=1)))))
-        finally:
-            await chat.close()
+        return await service.ingest(IngestRequest(agent, (
+            Message("user", "I live in Berlin.", datetime.now(UTC) - timedelta(minutes=2)),
+            Message("user", "My dentist is Dr. Lee.", datetime.now(UTC) - timedelta(minutes=1)))))
 
     result = run(session)
     extracting = [s["body"] for s in ChatCompletions.seen

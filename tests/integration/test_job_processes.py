@@ -29,13 +29,16 @@ ADMIN = {"Authorization": f"Bearer {TEST_ADMIN_KEY}"}
 MEMORIES = 300
 
 
-def shared_database(services) -> dict[str, str]:
-    """The environment of a process that uses the session's database as its server."""
+def shared_database(services, model_cache: Path, data_dir: Path) -> dict[str, str]:
+    """The environment of a process that uses the session's database as its server, with a data
+    directory of its own whose model export is the session's (as processes of one install share one)."""
     endpoint = services.backend.endpoint
     assert endpoint is not None
+    data_dir.mkdir(parents=True)
+    (data_dir / "models").symlink_to(model_cache, target_is_directory=True)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
     environment.update(NEO4J_URI=endpoint.bolt_uri, NEO4J_USER=endpoint.user, NEO4J_PASSWORD=endpoint.password,
-                       NEO4J_DATABASE=endpoint.database, CREDENCE_QUERY_RUNTIME="torch", CREDENCE_LOG_LEVEL="info")
+                       NEO4J_DATABASE=endpoint.database, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_LOG_LEVEL="info")
     return environment
 
 
@@ -65,11 +68,11 @@ def stop(process: subprocess.Popen) -> None:
             process.wait(10)
 
 
-def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, services, agent, tmp_path):
+def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, services, agent, tmp_path, model_cache):
     past = (datetime.now(UTC) - timedelta(hours=1)).isoformat()
     stored = store_many(client, agent, [f"Ticket {i} for the conference is valid until last hour"
                                         for i in range(MEMORIES)], expires_at=past)
-    environment = {**shared_database(services), "CREDENCE_DATA_DIR": str(tmp_path / "data"),
+    environment = {**shared_database(services, model_cache, tmp_path / "data"),
                    "CREDENCE_JOBS_SCHEDULER": "false", "CREDENCE_JOBS_LEASE_SECONDS": "5",
                    "CREDENCE_JOBS_POLL_INTERVAL": "0.2", "CREDENCE_MAINTENANCE_BATCH": "1"}
     workers = {}
@@ -128,18 +131,18 @@ def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, serv
 
 # Several service processes share a database server, Neo4j; the embedded backend is one process's.
 @pytest.mark.parametrize("backend_settings", ["neo4j"], indirect=True)
-def test_two_service_processes_run_each_period_of_a_schedule_once(client, services, agent, tmp_path):
+def test_two_service_processes_run_each_period_of_a_schedule_once(client, services, agent, tmp_path, model_cache):
     expired = store_many(client, agent, ["The visitor badge expired yesterday"],
                          expires_at=(datetime.now(UTC) - timedelta(days=1)).isoformat())[0]
-    environment = {**shared_database(services), "CREDENCE_SCHEDULE_EXPIRE": "* * * * *", "CREDENCE_SCHEDULE_DECAY": "",
+    environment = {"CREDENCE_SCHEDULE_EXPIRE": "* * * * *", "CREDENCE_SCHEDULE_DECAY": "",
                    "CREDENCE_JOBS_POLL_INTERVAL": "0.3", "CREDENCE_ADMIN_API_KEY": TEST_ADMIN_KEY}
     started = datetime.now(UTC)
     processes = []
     try:
         for name in ("one", "two"):
             port = free_port()
-            process = start(["-m", "api"], {**environment, "CREDENCE_PORT": str(port),
-                                            "CREDENCE_DATA_DIR": str(tmp_path / name)}, tmp_path / f"{name}.log")
+            process = start(["-m", "api"], {**shared_database(services, model_cache, tmp_path / name), **environment,
+                                            "CREDENCE_PORT": str(port)}, tmp_path / f"{name}.log")
             processes.append(process)
             wait_ready(process, port, timeout=300, log=tmp_path / f"{name}.log")
 

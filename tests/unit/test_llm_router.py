@@ -1,6 +1,7 @@
-"""The optional LLM router (graph/asking/router.py) against a small local HTTP server that speaks
-the chat-completions protocol: the request it sends, the route it reads back, and the fallback to
-the rules when the model is down, slow or answers nonsense."""
+"""The optional LLM router (graph/asking/router.py, through the one chat-model client graph/llm)
+against a small local HTTP server that speaks the chat-completions protocol: the request it sends,
+the route it reads back, and the fallback to the rules when the model is down, slow or answers
+nonsense."""
 from __future__ import annotations
 
 import asyncio
@@ -11,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from graph.asking import LlmRouter
+from graph.llm import ChatClient
 
 
 class ChatServer:
@@ -56,7 +58,7 @@ def test_the_model_routes_through_the_same_record(chat):
     chat.answers.append(json.dumps({"intent": "historical", "also": ["temporal", "bogus"], "slots": {
         "subject": "user", "predicate": "lives_in", "entity": "Leeds", "topic": None, "exclude": [],
         "window": "in 2019"}}))
-    router = LlmRouter(chat.url, "small-model", api_key="k-123", timeout=5)
+    router = LlmRouter(ChatClient(chat.url, "small-model", api_key="k-123", timeout=5))
     got = asyncio.run(router.route("where was I living in 2019"))
     assert (got.intent, got.also, got.router) == ("historical", ("temporal",), "llm")
     assert (got.slots.predicate, got.slots.entity, got.slots.window) == ("lives_in", ("Leeds",), "in 2019")
@@ -67,17 +69,17 @@ def test_the_model_routes_through_the_same_record(chat):
 
 
 def test_the_rules_answer_when_the_model_fails(chat):
-    router = LlmRouter(chat.url, "m", timeout=5)
+    router = LlmRouter(ChatClient(chat.url, "m", timeout=5))
     for answer in (500, "not json at all", json.dumps({"intent": "gossip"}), "```json\n{}\n```"):
         chat.answers.append(answer)
         got = asyncio.run(router.route("what did I decide about the move"))
         assert (got.intent, got.router) == ("decision", "rules")
         assert got.reasons[0].startswith("llm: unavailable")
-    down = LlmRouter("http://127.0.0.1:9/v1", "m", timeout=1)  # nothing listens there
+    down = LlmRouter(ChatClient("http://127.0.0.1:9/v1", "m", timeout=1))  # nothing listens there
     assert asyncio.run(down.route("tell me about Marcus")).intent == "entity"
 
 
 def test_a_fenced_json_answer_is_read(chat):
     chat.answers.append("```json\n" + json.dumps({"intent": "goal", "slots": {}}) + "\n```")
-    got = asyncio.run(LlmRouter(chat.url, "m").route("what am I working toward"))
+    got = asyncio.run(LlmRouter(ChatClient(chat.url, "m")).route("what am I working toward"))
     assert (got.intent, got.also, got.slots.entity) == ("goal", (), ())

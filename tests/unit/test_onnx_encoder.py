@@ -1,59 +1,93 @@
-"""Search queries on ONNX Runtime: the same vectors as torch, and torch for anything it cannot cover."""
+"""The service's embedder: the model's ONNX export on ONNX Runtime with the model's own tokenizer gives the
+vectors sentence-transformers gives (this test process may load torch; the service never does), is checked
+at every load, is made again when damaged, and torch stays the runtime one can choose."""
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
 
-from graph.embedding.encoder import SINGLE_THREAD_MAX, SentenceTransformerEmbedder
-from graph.embedding.onnx_encoder import _fingerprint, load
+from graph.core.errors import StartupError
+from graph.embedding.encoder import SINGLE_THREAD_MAX, load_embedder
+from graph.embedding.onnx_encoder import MANIFEST, MODEL_FILE, TOLERANCE, ExportMismatch, OnnxEmbedder
 
-QUERIES = ["Which city is home?", "c++ (v2) [draft] a:b \"unbalanced", "Où habite l'utilisateur ? 東京 🙂",
-           " ".join(["a very long query that the tokenizer must truncate"] * 60)]
-
-
-def cached_export(embedder, model_cache, tmp_path):
-    """A copy of the session's export under tmp_path, named as load() looks for it."""
-    name = f"query-{_fingerprint(embedder.model_path)}.onnx"
-    return shutil.copy(model_cache / name, tmp_path / name)
+ROOT = Path(__file__).resolve().parents[2]
+QUERIES = ["Which city is home?", "c++ (v2) [draft] a:b \"unbalanced", "  Où habite l'utilisateur ? 東京 🙂  ",
+           " ".join(["a very long query that the tokenizer must truncate"] * 60), "x"]
 
 
-def test_queries_on_onnx_runtime_get_the_vectors_torch_gives(embedder):
-    assert embedder.query_encoder is not None  # the shipped model is exported and checked at start-up
-    for query in QUERIES:
+@pytest.fixture(scope="module")
+def reference():
+    """sentence-transformers on torch: the model itself."""
+    from graph.embedding.encoder import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder()
+
+
+def test_the_service_embedder_gives_the_models_own_vectors(embedder, reference):
+    assert embedder.runtime == "onnx" and embedder.name == reference.name == "all-MiniLM-L6-v2"
+    assert embedder.dimensions == reference.dimensions == 384
+    for query in QUERIES:  # one at a time, as a search
         onnx = embedder.encode([query])
-        assert onnx.dtype == np.float32 and onnx.shape == (1, embedder.dimensions)
-        np.testing.assert_allclose(onnx, embedder._on_torch([query]), atol=1e-5)
+        assert onnx.dtype == np.float32 and onnx.shape == (1, 384)
+        np.testing.assert_allclose(onnx, reference.encode([query]), atol=TOLERANCE)
         assert abs(float(np.linalg.norm(onnx)) - 1) < 1e-5
     # Two texts of different lengths in one call: padding must not leak into the mean.
-    pair = QUERIES[:SINGLE_THREAD_MAX]
-    np.testing.assert_allclose(embedder.encode(pair), embedder._on_torch(pair), atol=1e-5)
+    pair = QUERIES[2:2 + SINGLE_THREAD_MAX]
+    np.testing.assert_allclose(embedder.encode(pair), reference.encode(pair), atol=TOLERANCE)
+    # A batch: sorted by length into sub-batches run side by side, answered in the order given.
+    batch = [f"{QUERIES[i % len(QUERIES)]} {'and more ' * (i % 17)}(note {i})" for i in range(75)]
+    np.testing.assert_allclose(embedder.encode(batch), reference.encode(batch), atol=TOLERANCE)
+    assert embedder.encode([]).shape == (0, 384)
+    # The model's own tokenizer counts tokens for context budgets, untruncated.
+    for text in QUERIES:
+        assert embedder.count_tokens(text) == reference.count_tokens(text)
 
 
-def test_a_pipeline_the_export_does_not_cover_stays_on_torch(embedder, tmp_path):
-    from sentence_transformers import SentenceTransformer
-    from sentence_transformers.sentence_transformer.modules import Dense
-
-    base = embedder.model
-    projected = SentenceTransformer(modules=[base[0], base[1], Dense(in_features=384, out_features=128)], device="cpu")
-    assert load(projected, embedder.model_path, projected.encode, tmp_path) is None
-    assert list(tmp_path.iterdir()) == []  # nothing was exported
-
-
-def test_an_export_that_disagrees_with_torch_is_dropped(embedder, model_cache, tmp_path):
-    copy = cached_export(embedder, model_cache, tmp_path)
-    assert load(embedder.model, embedder.model_path, lambda texts: -embedder._on_torch(texts), tmp_path) is None
-    assert not copy.exists()  # the next start exports again
+def test_every_load_checks_the_export_against_the_models_vectors(embedder):
+    manifest = json.loads((embedder.directory / MANIFEST).read_text())
+    assert manifest["max_difference"] <= manifest["tolerance"] == TOLERANCE
+    assert OnnxEmbedder(embedder.directory).verify() <= TOLERANCE
+    manifest["reference"] = (-np.asarray(manifest["reference"])).tolist()
+    with pytest.raises(ExportMismatch, match="differs"):
+        OnnxEmbedder(embedder.directory, manifest).verify()
 
 
-def test_a_damaged_export_is_dropped(embedder, model_cache, tmp_path):
-    copy = cached_export(embedder, model_cache, tmp_path)
-    copy.write_bytes(b"not an onnx graph")
-    assert load(embedder.model, embedder.model_path, embedder._on_torch, tmp_path) is None
-    assert not copy.exists()
+def test_a_damaged_export_is_exported_again(embedder, tmp_path):
+    copy = Path(shutil.copytree(embedder.directory, tmp_path / embedder.directory.name))
+    (copy / MODEL_FILE).write_bytes(b"not an onnx graph")
+    again = load_embedder(None, tmp_path)
+    assert again.directory == copy and again.verify() <= TOLERANCE
+    np.testing.assert_array_equal(again.encode(QUERIES), embedder.encode(QUERIES))
+
+
+def test_a_model_the_export_does_not_cover_is_refused_with_what_to_do(model_128d, tmp_path):
+    with pytest.raises(StartupError) as err:
+        load_embedder(model_128d, tmp_path)
+    assert "Transformer + Pooling + Dense" in str(err.value) and "CREDENCE_EMBEDDING_RUNTIME=torch" in str(err.value)
+    assert list(tmp_path.iterdir()) == []  # nothing half-written is left to trust later
+    with pytest.raises(StartupError, match="not a directory"):
+        load_embedder(str(tmp_path / "absent"), tmp_path)
 
 
 def test_the_torch_runtime_can_be_chosen(tmp_path):
-    on_torch = SentenceTransformerEmbedder(query_runtime="torch", cache_dir=tmp_path)
-    assert on_torch.query_encoder is None and list(tmp_path.iterdir()) == []
+    on_torch = load_embedder(None, tmp_path, "torch")
+    assert on_torch.runtime == "torch" and list(tmp_path.iterdir()) == []  # nothing exported
     assert on_torch.encode(["Which city is home?"]).shape == (1, on_torch.dimensions)
+
+
+def test_embedding_on_onnx_never_imports_torch(embedder):
+    """In a fresh interpreter, as the service loads and uses it (the service process itself:
+    tests/integration/test_service_process.py)."""
+    code = ("import sys; from pathlib import Path; from graph.embedding.encoder import load_embedder; "
+            f"e = load_embedder(None, Path({str(embedder.directory.parent)!r})); e.encode(['one']); "
+            "e.encode(['a', 'b', 'c', 'd']); e.count_tokens('x'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('torch', 'sentence_transformers', 'transformers', 'onnx')))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
