@@ -98,6 +98,10 @@ class Settings(BaseSettings):
         5_000, ge=100, le=1_000_000,
         description="Most of a tenant's memories holding one query term that keyword search reads from the "
                     "full-text index (a term held by more counts as held by this many).")
+    keyword_stats_ttl: float = Field(
+        30.0, ge=0, le=600,
+        description="Seconds a process keeps a large tenant's keyword statistics (its number of memories and their "
+                    "average length) before reading them again; 0 reads them on every keyword search.")
     # Conversation turns (docs/retrieval.md, "Neighbour turns").
     neighbour_lift: float = Field(
         0.9, ge=0, lt=1,

@@ -3,15 +3,8 @@
 // claim, the claim's subject (and, when it names a thing, its value) as browsable entities, and the
 // typed relation the claim evidences. Timestamps arrive as UTC ISO-8601 strings (a tz-aware driver
 // datetime would be stored naive on ArcadeDB).
-// The tenant's keyword statistics count the new memories first (memories/keyword_stats keeps them
-// for every other change; the same count of words, inline so a write stays at four statements).
 // params: agent, rows
 // returns: many
-MERGE (ks:KeywordStats {agent: $agent})
-ON CREATE SET ks.memories = 0, ks.words = 0
-SET ks.memories = ks.memories + size($rows),
-    ks.words = ks.words + reduce(w = 0, row IN $rows | w + size(split(row.props.text, ' ')))
-WITH ks
 UNWIND $rows AS row
 CREATE (m:Memory)
 SET m = row.props,

@@ -70,8 +70,6 @@ class MemoryService:
             changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 
         async def work(tx: Tx) -> Memory:
-            if "text" in changes:  # the tenant's keyword statistics count the text as it will be
-                await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=-1)
             row = await tx.optional(
                 "memories/update", agent=agent, id=memory_id, expected_version=patch.expected_version,
                 changes=changes, set_instants=list(instants), instants=instants, now=iso(utcnow()))
@@ -79,8 +77,6 @@ class MemoryService:
                 raise NotFound("memory", memory_id)
             if not row["ok"]:
                 raise VersionConflict(memory_id, patch.expected_version or 0, row["found_version"])
-            if "text" in changes:
-                await tx.scalar("memories/keyword_stats", agent=agent, ids=[memory_id], sign=1)
             # Before and after of exactly the fields the patch changed, and the versions either side.
             await audit.record(tx, agent, OP_UPDATE, actor, [memory_id],
                                before={**_patched(row["previous"], clean), "version": row["found_version"]},
@@ -214,7 +210,6 @@ async def hard_delete_many_in(tx: Tx, agent: str, memory_ids: Sequence[str], act
     await tx.scalar("memories/hard_delete_records", agent=agent, ids=ids)
     await tx.scalar("memories/hard_delete_idempotency", agent=agent, ids=ids)
     await tx.scalar("memories/hard_delete_mentions", agent=agent, ids=ids)
-    await tx.scalar("memories/keyword_stats", agent=agent, ids=ids, sign=-1)
     # A turn leaves its thread joined, one at a time: each unlink sees the turns still there.
     for turn in sorted(reach["turns"], key=lambda t: t["id"]):
         await tx.scalar("memories/threads/unlink", agent=agent, id=turn["id"],

@@ -6,7 +6,8 @@ larger one goes through the vector index, widening k until it has enough, and fa
 exact ranking when its matches sit too deep in the global order. Keyword candidates are scored by
 BM25 over the tenant's own memories, so one tenant's data never moves another's ranking: a small
 tenant's come from a scan of its memories for the query terms, a large one's from the full-text
-index, asked per term for the tenant's memories holding it (at most `keyword_max_k` each).
+index, asked per term for the tenant's memories holding it (at most `keyword_max_k` each), with the
+tenant's size and average length read apart and kept briefly (keyword_stats.py).
 
 Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
 age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
@@ -22,6 +23,7 @@ from graph.retrieval import keywords
 from graph.retrieval.ann_widening import after_page, first_k, next_k
 from graph.retrieval.bm25 import K1, B, bm25
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
+from graph.retrieval.keyword_stats import DEFAULT_TTL, KeywordStats, TenantStats
 from graph.retrieval.tenant_hints import TenantSizeHints
 from graph.retrieval.visibility import Visibility
 from graph.store.gateway import GraphRunner
@@ -54,10 +56,11 @@ class Candidates:
 
 class CandidateSearch:
     def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
-                 keyword_max_k: int) -> None:
+                 keyword_max_k: int, keyword_stats_ttl: float = DEFAULT_TTL) -> None:
         self.runner, self.scale = runner, scale
         self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
         self.hints = TenantSizeHints()
+        self.stats = KeywordStats(self._read_stats, keyword_stats_ttl)
 
     async def vector(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates:
         found = None
@@ -88,9 +91,15 @@ class CandidateSearch:
         queries = [q for q in (keywords.lucene_query([t], visibility.agent) for t in terms) if q is not None]
         if not queries:
             return Candidates(found={})
+        stats = await self.stats.of(visibility.agent)
         row = await self.runner.read_one("retrieval/keyword_postings", queries=queries, cap=self.keyword_max_k,
-                                         limit=pool, k1=K1, b=B, **params)
+                                         limit=pool, k1=K1, b=B, memories=stats.memories,
+                                         average_words=stats.average_words, **params)
         return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+
+    async def _read_stats(self, agent: str) -> TenantStats:
+        row = await self.runner.read_one("retrieval/keyword_stats", agent=agent)
+        return TenantStats(memories=int(row["memories"]), words=int(row["words"]))
 
     def _cosine(self, hit: dict[str, Any]) -> float | None:
         """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""

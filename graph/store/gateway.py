@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 # retry (docs/backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
 # the last attempt.
 DUPLICATE_RETRIES = 6
+# When the duplicate is found while the statement runs rather than at commit, ArcadeDB sends only
+# the wrapper's message, "Error executing Cypher command: <the statement>" (its log names the
+# DuplicatedKeyException under it); Neo4j's own constraint messages never start so.
+_ARCADEDB_WRAPPED = "Error executing Cypher command:"
 RETRY_DELAY_MAX = 1.0  # seconds: the longest wait between two attempts after collisions
 # Transient codes that mean "collided with another transaction" (deadlock, lock or page conflict;
 # ArcadeDB reports its MVCC conflicts as DeadlockDetected too), not "the database is unavailable".
@@ -221,6 +225,11 @@ def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
                                f"{len(rows)} row(s) with columns {columns}")
 
 
+def duplicate_key(exc: ConstraintError) -> bool:
+    """Whether a constraint error is ArcadeDB's answer to concurrent MERGEs of one key (§2.5)."""
+    return "Duplicated key" in str(exc) or (exc.message or "").startswith(_ARCADEDB_WRAPPED)
+
+
 class GraphRunner:
     def __init__(self, driver: AsyncDriver, database: str, registry: QueryRegistry, *,
                  retry: RetryPolicy | None = None, timeout: float | None = None) -> None:
@@ -335,7 +344,7 @@ class GraphRunner:
                         return answer
             except ConstraintError as exc:
                 duplicates += 1
-                if "Duplicated key" not in str(exc) or duplicates == DUPLICATE_RETRIES:
+                if not duplicate_key(exc) or duplicates == DUPLICATE_RETRIES:
                     raise
                 log.debug("duplicate-key race, retrying (attempt %d)", duplicates)
                 self._retried(last, hook is not None, "duplicate_key")

@@ -100,12 +100,6 @@ async def _apply_schema(runner: GraphRunner, backend: Backend, model: str, dimen
     if not (await runner.read_one("store/migrations/tenant_tokens/done"))["done"]:
         await key_memories_by_tenant(runner)
         await runner.write("store/migrations/tenant_tokens/mark_done")
-    # Keyword search scores each tenant over its own statistics (memories/keyword_stats); graphs
-    # written before writes kept them are counted once.
-    if not (await runner.read_one("store/migrations/keyword_stats/done"))["done"]:
-        tenants = await runner.write_tx(lambda tx: tx.scalar("store/migrations/keyword_stats/count"))
-        await runner.write("store/migrations/keyword_stats/mark_done")
-        log.info("keyword statistics counted for %d tenant(s)", tenants)
     for query in runner.registry.group("store/schema"):
         await runner.write(query.name)
     if backend.is_neo4j:

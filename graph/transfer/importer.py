@@ -96,8 +96,6 @@ class ImportService:
                     raise StateConflict(f"memory {missing_vector[0]} was deleted while this batch was being "
                                         "imported; send the batch again")
                 new = [m for m in batch.memories if m["id"] in made]
-                if new:
-                    await tx.scalar("memories/keyword_stats", agent=agent, ids=[m["id"] for m in new], sign=1)
                 claims = [{"memory_id": m["id"], "claim": m["claim"],
                            "about": about_rows(agent, m["claim"], m["about"])} for m in new if m["claim"]]
                 if claims:

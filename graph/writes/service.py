@@ -2,9 +2,9 @@
 
 The statements of one tenant's share of a write, however many items it holds:
   1. beliefs/slots/open (only when some item carries a claim): lock every slot and read its state;
-  2. memories/create: every new memory, with its claim, entities and relation, counted into the
-     tenant's keyword statistics; then memories/threads/append when items name a thread (each turn's
-     place and the NEXT edge from the one before, graph/memories/threads.py);
+  2. memories/create: every new memory, with its claim, entities and relation; then
+     memories/threads/append when items name a thread (each turn's place and the NEXT edge from the
+     one before, graph/memories/threads.py);
   3. beliefs/settle (only when a decision changed stored beliefs or recorded a conflict);
   4. audit/record: every audit record of the write.
 A duplicate claim adds memories/get_many, to answer with the memory it corroborated. Between 1 and

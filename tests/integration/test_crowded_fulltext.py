@@ -25,8 +25,10 @@ CROWD = 150  # more strong matches than the widest page (keyword_max_k 100) hold
 
 @pytest.fixture(params=["arcadedb", "neo4j"])
 def crowded(request, tmp_path, embedder):
-    # exact_scan_max 0: every tenant goes through the indexes; keyword_max_k at its floor of 100.
-    settings = backend_test_settings(request.param, tmp_path, exact_scan_max=0, keyword_max_k=100)
+    # exact_scan_max 0: every tenant goes through the indexes; keyword_max_k at its floor of 100;
+    # keyword_stats_ttl 0: every keyword search reads the tenant's statistics afresh.
+    settings = backend_test_settings(request.param, tmp_path, exact_scan_max=0, keyword_max_k=100,
+                                     keyword_stats_ttl=0)
     with TestClient(create_app(settings=settings, embedder=embedder)) as client:
         store_many(client, "crowd", [f"heron heron {i}" for i in range(CROWD)])
         yield client
@@ -61,7 +63,8 @@ def test_keyword_scores_are_bm25_over_the_tenant_alone_on_both_backends(crowded)
 def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
     """The same search in one tenant before and after another tenant stores memories full of the
     query's terms: the same hits with the same scores (over the whole index, 'heron' would lose its
-    weight and the order could change)."""
+    weight and the order could change). The tenant's own changes do move them: its statistics are
+    read from the database (here on every search), counting its memories whatever their status."""
     services = crowded.app.state.services
     mine = [store(crowded, "watcher", text)["id"] for text in (
         "a heron on the mill pond", "the mill wheel turns slowly", "heron chicks hatched in the reeds",
@@ -71,8 +74,24 @@ def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
     def scores():
         found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
         return [(id_, f.score) for id_, f in found.items()]
+
+    def stats():
+        held = crowded.portal.call(services.retrieval.candidates.stats.of, "watcher")
+        return held.memories, held.words
     before = scores()
     assert {i for i, _ in before} == set(mine[:3])
+    assert stats() == (4, 23)
     store_many(crowded, "millers", [f"mill mill mill {i} heron" for i in range(60)])
-    assert scores() == before
+    assert scores() == before and stats() == (4, 23)
+    # Its own: a longer text, an archived memory (still counted, as the index still holds it), one gone.
+    patched = crowded.patch(f"/v1/memories/{mine[3]}", params={"agent": "watcher"},
+                            json={"text": "the user fixed the bicycle chain by the old mill"})
+    assert patched.status_code == 200, patched.text
+    assert stats() == (4, 27)
+    after = dict(scores())
+    assert set(after) == set(mine) and after[mine[0]] != dict(before)[mine[0]]
+    crowded.delete(f"/v1/memories/{mine[1]}", params={"agent": "watcher"}).raise_for_status()
+    assert stats() == (4, 27)
+    crowded.delete(f"/v1/memories/{mine[2]}", params={"agent": "watcher", "hard": True}).raise_for_status()
+    assert stats() == (3, 21)
 

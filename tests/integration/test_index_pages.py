@@ -16,7 +16,8 @@ def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -
     queries = [keywords.lucene_query([t], agent) for t in keywords.terms(text)]
     vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))
     postings = run(lambda: services.runner.read_one("retrieval/keyword_postings", queries=queries, cap=k, limit=k,
-                                                    k1=K1, b=B, **filters))
+                                                    k1=K1, b=B, memories=100, average_words=10.0,
+                                                    **filters))
     return vector, postings
 
 

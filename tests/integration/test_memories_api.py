@@ -163,13 +163,12 @@ def test_hard_delete_removes_the_memory_and_what_only_it_referenced(client, agen
 
     run(link)
     # Each memory also cites the default inference source and has its store audit record.
-    # And the tenant's keyword statistics (memories/keyword_stats).
-    assert run(count_nodes) == {"Memory": 2, "Claim": 1, "Entity": 1, "Source": 2, "Operation": 2, "KeywordStats": 1}
+    assert run(count_nodes) == {"Memory": 2, "Claim": 1, "Entity": 1, "Source": 2, "Operation": 2}
     response = client.delete(f"/v1/memories/{doomed['id']}", params={"agent": agent, "hard": True})
     assert response.status_code == 200, response.text
     assert response.json() == {"id": doomed["id"], "deleted": True, "related_nodes_removed": 2}
     # Shared sources stay; its own audit record goes; the deletion itself is recorded.
-    assert run(count_nodes) == {"Memory": 1, "Source": 2, "Operation": 2, "KeywordStats": 1}
+    assert run(count_nodes) == {"Memory": 1, "Source": 2, "Operation": 2}
     assert_problem(client.get(f"/v1/memories/{doomed['id']}", params={"agent": agent}), 404)
     assert search(client, agent, "passport number", statuses=["active", "archived"])[0]["id"] == keeper["id"]
     assert_problem(client.delete(f"/v1/memories/{doomed['id']}", params={"agent": agent, "hard": True}), 404)
