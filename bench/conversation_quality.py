@@ -93,13 +93,33 @@ async def ingest(services: Services, ds: Dataset, agent_of) -> dict[str, str]:
         if start and start % (BATCH * 8) == 0:
             print(f"{ds.name}: {start:,} of {len(todo):,} turns stored", file=sys.stderr)
         results = await services.writes.store_many(
-            [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at) for conv, t in chunk])
+            # A turn may quote what looks like a password: stored with it redacted, not refused.
+            [NewMemory(agent=agent_of(conv), text=t.text[:MAX_CHARS], event_at=t.event_at, thread=t.thread,
+                       secrets="redact") for conv, t in chunk])
         for (_, t), r in zip(chunk, results, strict=True):
             ids[t.key] = r.memory.id  # a repeated text ("ok") is deduplicated into one memory
     return ids
 
 
-async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_of, halves) -> list[dict]:
+# Hybrid search again with a part turned off, when asked (--ablate): the rows of the ablation.
+WITHOUT_NEIGHBOURS = "hybrid without neighbour turns"
+
+
+async def again_past_regex_budget(call, *args):
+    """A keyword scan of a small tenant shares ArcadeDB's one-second budget for regular expressions
+    (docs/retrieval.md, Candidates); on a loaded machine a search can run past it. Tried again, up
+    to three times: the ranking does not depend on it."""
+    for attempt in range(3):
+        try:
+            return await call(*args)
+        except Exception as exc:  # the driver's ClientError, as the gateway passes it on
+            if "regexTimeout" not in str(exc) or attempt == 2:
+                raise
+            print(f"regular expression budget exceeded, searching again: {exc!s:.120}", file=sys.stderr)
+
+
+async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_of, halves,
+                   ablate: bool = False) -> list[dict]:
     """Per question: the three modes' top 10 through the service, and both candidate pools."""
     retrieval = services.retrieval
     embeddings = await services.encoder.encode([q.text for q in ds.questions])
@@ -113,13 +133,24 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
         row = {"dataset": ds.name, "half": halves[q.conversation], "kind": q.kind, "conversation": q.conversation,
                "relevant": {ids[k] for k in q.evidence}, "own": own, "modes": {}}
         for mode in MODES:
-            result = await retrieval.search(SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, mode=mode,
-                                                        event_before=q.before, track_access=False), emb)
+            query = SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, mode=mode, event_before=q.before,
+                                track_access=False)
+            result = await again_past_regex_budget(retrieval.search, query, emb)
             row["modes"][mode] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
+        if ablate:
+            lift, retrieval.neighbour_lift = retrieval.neighbour_lift, 0.0
+            try:
+                plain = SearchQuery(agent=agent, text=q.text, limit=11 if own else 10, event_before=q.before,
+                                    track_access=False)
+                result = await again_past_regex_budget(retrieval.search, plain, emb)
+            finally:
+                retrieval.neighbour_lift = lift
+            row["modes"][WITHOUT_NEIGHBOURS] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
         filters = Visibility.of(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
         terms = keywords.terms(q.text)
-        vector = await retrieval.candidates.vector(emb, filters, POOL)
-        keyword = (await retrieval.candidates.keyword(terms, filters, POOL)).found if terms else {}
+        vector = await again_past_regex_budget(retrieval.candidates.vector, emb, filters, POOL)
+        keyword = (await again_past_regex_budget(retrieval.candidates.keyword, terms, filters, POOL)).found \
+            if terms else {}
         row["pool"] = fusion_fit.pool(vector.found, keyword, terms, own, POOL)
         rows.append(row)
     return rows
@@ -160,7 +191,7 @@ async def collect(args, datasets: list[Dataset]) -> tuple[list[dict], dict[str, 
             t1 = time.perf_counter()
             if args.ingest_only:
                 continue
-            rows += await evaluate(services, ds, ids, agent_of, halves)
+            rows += await evaluate(services, ds, ids, agent_of, halves, args.ablate)
             neighbours[ds.name] = fusion_fit.neighbours(ds, ids)
             neighbours[ds.name + ":event_at"] = {ids[t.key]: t.event_at for ts in ds.conversations.values() for t in ts}
             t2 = time.perf_counter()
@@ -191,7 +222,7 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
         lines.append("")
         lines.append("| mode (limit 10, default rerank) | recall@10 | MRR |")
         lines.append("| --- | --- | --- |")
-        for mode in MODES:
+        for mode in [m for m in (*MODES, WITHOUT_NEIGHBOURS) if all(m in r["modes"] for r in mine)]:
             lines.append(f"| `{mode}` | {mean(recall_at(r['modes'][mode], r['relevant']) for r in mine):.3f} | "
                          f"{mean(reciprocal_rank(r['modes'][mode], r['relevant']) for r in mine):.3f} |")
         for name, rank in (("plain RRF, k = 60 (reference)", fusion_fit.rrf),
@@ -209,6 +240,18 @@ def tables(rows: list[dict], datasets: list[Dataset], skipped: list[str], timing
                 f"{mean(recall_at(r['modes'][mode], r['relevant']) for r in mine if r['kind'] == k):.3f}"
                 for k in kinds) + " |")
         lines.append("")
+    lines.append("#### Both halves, through the service (defaults are decided on the tuning halves)")
+    lines.append("")
+    lines.append("| dataset | half | questions | mode | recall@10 | MRR |")
+    lines.append("| --- | --- | --- | --- | --- | --- |")
+    for ds in datasets:
+        for half in ("tuning", "test"):
+            mine = [r for r in rows if r["dataset"] == ds.name and r["half"] == half]
+            for mode in [m for m in (*MODES, WITHOUT_NEIGHBOURS) if mine and all(m in r["modes"] for r in mine)]:
+                lines.append(f"| {ds.name} | {half} | {len(mine)} | `{mode}` | "
+                             f"{mean(recall_at(r['modes'][mode], r['relevant']) for r in mine):.3f} | "
+                             f"{mean(reciprocal_rank(r['modes'][mode], r['relevant']) for r in mine):.3f} |")
+    lines.append("")
     lines.append("#### Ablation: the fusion refitted without each signal (tuning halves), test halves ranked offline")
     lines.append("")
     names = [ds.name for ds in datasets]
@@ -257,6 +300,8 @@ def main() -> None:
     parser.add_argument("--pools", type=Path, help="where the candidate pools are saved (default: "
                         "bench/out/conversation_pools.pkl, or conversation_pools-<datasets>.pkl for other datasets)")
     parser.add_argument("--ingest-only", action="store_true", help="with --data-dir: store the turns and stop")
+    parser.add_argument("--ablate", action="store_true",
+                        help="also search hybrid without neighbour turns (CREDENCE_NEIGHBOUR_LIFT=0), per question")
     parser.add_argument("--offline", action="store_true", help="rank the saved pools again, without the service")
     parser.add_argument("--fit", action="store_true", help="refit the fusion on the tuning halves and print it")
     parser.add_argument("--record", action="store_true", help="write the tables into docs/benchmarks.md")

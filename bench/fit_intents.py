@@ -16,13 +16,12 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from graph.asking import intents  # noqa: E402
 from graph.asking.blend import for_classifier  # noqa: E402
+from graph.language import classifier  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
 
@@ -32,7 +31,7 @@ def tune_rows() -> list[dict]:
     return [r for r in rows if r["split"] == "tune"]
 
 
-def fitted() -> intents.IntentModel:
+def fitted() -> classifier.Classifier:
     from graph.embedding.encoder import SentenceTransformerEmbedder
 
     rows = tune_rows()
@@ -48,12 +47,10 @@ def main() -> None:
     model = fitted()
     if args.check:
         shipped = intents.shipped()
-        same = (shipped is not None and shipped.labels == model.labels and shipped.name == model.name
-                and np.allclose(shipped.weights, model.weights, atol=1e-4)
-                and np.allclose(shipped.bias, model.bias, atol=1e-4))
+        same = shipped is not None and classifier.same({intents.HEAD: shipped}, {intents.HEAD: model})
         print("the shipped classifier matches a fresh fit" if same else "the shipped classifier is stale")
         sys.exit(0 if same else 1)
-    intents.SHIPPED.write_text(model.to_json() + "\n")
+    classifier.save(intents.SHIPPED, {intents.HEAD: model})
     print(f"wrote {intents.SHIPPED.relative_to(ROOT)}: {len(model.labels)} intents x {model.dimensions} dims, "
           f"fitted on {len(tune_rows())} tuning lines with {model.name}")
 

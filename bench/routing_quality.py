@@ -8,7 +8,7 @@ embedding (graph/asking/intents.py, blend.py), as the service routes.
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
-291 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
+493 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
 a tuning and a test half that alternate within each intent. The rules were written from the tuning
 half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide
 says: routing accuracy (the target: at least 95% on the test half), overall,
@@ -41,6 +41,15 @@ from graph.core.vocab import ASK_INTENTS  # noqa: E402
 DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
 SLOTS = ("subject", "predicate", "entity", "topic", "exclude", "window")
 HARD_TAGS = ("adversarial", "ambiguous", "multi_intent", "chat_style", "long", "polite")
+
+
+# The set's first lines were written before the router; the lines after them were added while it was
+# tuned (from the guide, not from test lines). Both batches are reported, the first on its own too.
+FIRST_BATCH = 291
+
+
+def _number(row: dict) -> int:
+    return int(row["id"][1:])
 
 
 def load(split: str) -> list[dict]:
@@ -150,8 +159,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.record:
         routed, rules_alone = Routed(rules_only=False), Routed(rules_only=True)
-        text = table({"tune": evaluate(load("tune"), routed), "test": evaluate(load("test"), routed),
-                      "test, rules alone": evaluate(load("test"), rules_alone)})
+        test = load("test")
+        first = [r for r in test if _number(r) <= FIRST_BATCH]
+        later = [r for r in test if _number(r) > FIRST_BATCH]
+        text = table({"tune": evaluate(load("tune"), routed), "test": evaluate(test, routed),
+                      "test, rules alone": evaluate(test, rules_alone),
+                      f"test, q0001-q{FIRST_BATCH:04d}": evaluate(first, routed),
+                      "test, lines added later": evaluate(later, routed)})
         print(text)
         record("routing-quality", text)
         return

@@ -37,7 +37,6 @@ from graph.memories.service import MemoryService
 from graph.observability.metrics import unwatch_backend_process, watch_backend_process
 from graph.preferences import PreferenceService
 from graph.retrieval.cosine_scale import CosineScale
-from graph.retrieval.fulltext_scale import bm25_scale
 from graph.retrieval.service import RetrievalService
 from graph.settings import Settings
 from graph.store.backends.connect import Backend, launch, wait_ready
@@ -132,8 +131,9 @@ class Services:
             scale = CosineScale(points["opposite"], points["orthogonal"])
             retrieval = RetrievalService(runner, encoder, scale, access,
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
-                                         keyword_max_k=settings.keyword_max_k, bm25_scale=bm25_scale(backend.is_neo4j),
-                                         preferences=preferences)
+                                         keyword_max_k=settings.keyword_max_k,
+                                         keyword_stats_ttl=settings.keyword_stats_ttl,
+                                         neighbour_lift=settings.neighbour_lift, preferences=preferences)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)
             writes = WriteService(runner, encoder, max_text_chars=settings.max_text_chars,

@@ -96,7 +96,17 @@ class Settings(BaseSettings):
 
     keyword_max_k: int = Field(
         5_000, ge=100, le=1_000_000,
-        description="Most matches one full-text query may ask for while looking for a tenant's keyword hits.")
+        description="Most of a tenant's memories holding one query term that keyword search reads from the "
+                    "full-text index (a term held by more counts as held by this many).")
+    keyword_stats_ttl: float = Field(
+        30.0, ge=0, le=600,
+        description="Seconds a process keeps a large tenant's keyword statistics (its number of memories and their "
+                    "average length) before reading them again; 0 reads them on every keyword search.")
+    # Conversation turns (docs/retrieval.md, "Neighbour turns").
+    neighbour_lift: float = Field(
+        0.9, ge=0, lt=1,
+        description="A search's best hits bring the turns of their thread up to two steps away, each ranked with "
+                    "at least this share of the hit's relevance per step; 0 turns it off.")
     access_tracking: bool = Field(True, description="Count how often search returns each memory (batched, async).")
     access_flush_interval: float = Field(
         5.0, gt=0, le=3600, description="Seconds between access-count writes (each one a short write transaction).")

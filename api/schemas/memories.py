@@ -29,6 +29,7 @@ from graph.memories.rules import (
     NOT_NULL_ON_PATCH,
     PATCHABLE_FIELDS,
 )
+from graph.memories.threads import MAX_THREAD_CHARS
 
 SecretMode = Literal[SECRET_MODES]  # type: ignore[valid-type]
 SECRETS_DESCRIPTION = ("What a secret in what is sent does (passwords, card numbers, SSNs, IBANs, API keys and "
@@ -56,6 +57,9 @@ EXPIRES_AT_DESCRIPTION = ("Out of search and context from this instant on (\"unt
                           "archives it later.")
 RECURRENCE_DESCRIPTION = "An RFC 5545 RRULE, without the RRULE: prefix: FREQ=WEEKLY;BYDAY=MO for every Monday."
 HISTORICAL_DESCRIPTION = "It says how things were (\"I used to ...\"), not how they are."
+THREAD_DESCRIPTION = ("The conversation this was said in (your session or chat id). Turns of one thread are kept in "
+                      "the order they arrive, each joined to the next by a NEXT edge, and search can bring a hit's "
+                      "neighbouring turns.")
 
 
 class MemoryCreate(Request):
@@ -83,6 +87,8 @@ class MemoryCreate(Request):
     expires_at: Instant | None = Field(None, description=EXPIRES_AT_DESCRIPTION)
     recurrence: str | None = Field(None, max_length=MAX_RECURRENCE_CHARS, description=RECURRENCE_DESCRIPTION)
     historical: StrictBool = Field(False, description=HISTORICAL_DESCRIPTION)
+    thread: str | None = Field(None, min_length=1, max_length=MAX_THREAD_CHARS, pattern=r"\S",
+                               description=THREAD_DESCRIPTION)
     ingest: StrictBool | None = Field(None, description=
                                       "true: read the text as a user's message through ingestion (docs/ingestion.md): "
                                       "claims extracted, each decided ADD / UPDATE / DELETE / NOOP against what the "
@@ -103,7 +109,7 @@ class MemoryCreate(Request):
                          suspicious=(self.quarantine.details or "") if self.quarantine else None,
                          on_conflict=self.on_conflict, secrets=self.secrets or secrets,
                          sensitivity=self.sensitivity, effective_from=self.effective_from, expires_at=self.expires_at,
-                         recurrence=self.recurrence, historical=self.historical)
+                         recurrence=self.recurrence, historical=self.historical, thread=self.thread)
 
 
 class MemoryBatchCreate(Request):
@@ -194,6 +200,8 @@ class MemoryOut(BaseModel):
     recurrence: str | None = None
     historical: bool = False
     sentiment: float | None = Field(None, description="The text's VADER compound sentiment at write time, -1 to 1.")
+    thread: str | None = Field(None, description="The conversation thread it was stored in, if any.")
+    turn: int | None = Field(None, description="Its place in its thread: 0 for the first turn, then 1, 2, ...")
 
     @classmethod
     def of(cls, memory: Memory) -> MemoryOut:
@@ -208,7 +216,8 @@ class MemoryOut(BaseModel):
                    access_count=memory.access_count, last_accessed_at=memory.last_accessed_at,
                    superseded_at=memory.superseded_at, sensitivity=memory.sensitivity,
                    effective_from=memory.effective_from, expires_at=memory.expires_at, recurrence=memory.recurrence,
-                   historical=memory.historical, sentiment=memory.sentiment)
+                   historical=memory.historical, sentiment=memory.sentiment, thread=memory.thread,
+                   turn=memory.turn)
 
 
 class StoreOut(MemoryOut):

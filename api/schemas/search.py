@@ -162,6 +162,9 @@ class Retrieved(BaseModel):
     vector_similarity: float | None
     keyword_score: float | None
     keyword_hits: list[str]
+    neighbour_of: str | None = Field(None, description="A conversation turn brought by the hit beside it in its "
+                                                       "thread: that hit's id (it ranks with at least 0.9 of the "
+                                                       "hit's relevance per step away, when its own is lower).")
 
 
 class RerankExplain(BaseModel):
@@ -205,7 +208,7 @@ class SearchHitOut(MemoryOut):
         if explain:
             out.explain = HitExplain(
                 retrieved=Retrieved(vector_similarity=hit.similarity, keyword_score=hit.keyword_score,
-                                    keyword_hits=list(hit.keyword_hits or ())),
+                                    keyword_hits=list(hit.keyword_hits or ()), neighbour_of=hit.neighbour_of),
                 rerank=RerankExplain(weights=result.weights.as_dict(), signals=hit.signals.as_dict(),
                                      relevance_share=gate(hit.signals.relevance, result.weights),
                                      composite_score=hit.composite),

@@ -16,6 +16,7 @@ class Turn:
     key: str  # unique within the dataset
     text: str  # "Speaker: what was said", stored as the memory's text
     event_at: datetime  # when it was said
+    thread: str | None = None  # the session it was said in, when the dataset has sessions
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ def load(root: Path | None = None, personas: int = 4) -> Dataset | None:
             for i, t in enumerate(s["dialogue_turns"]):
                 turns.append(Turn(key=f"{person}:{s['session_uuid']}:{i}",
                                   text=f"{t['speaker']}: {t['content'].strip()}",
-                                  event_at=start + timedelta(seconds=i)))
+                                  event_at=start + timedelta(seconds=i), thread=f"{person}:{s['session_uuid']}"))
         conversations[person] = turns
         by_uuid = {s["session_uuid"]: s for s in sessions}
         for s in sessions:

@@ -37,7 +37,7 @@ def load(root: Path | None = None, chats: int | None = None) -> Dataset | None:
                     continue
                 when = _when(message.get("date_time") or raw[f"session_{n}_date_time"])
                 turns.append(Turn(key=f"{chat}:{message['dia_id']}", text=f"{message['speaker']}: {text}",
-                                  event_at=when))
+                                  event_at=when, thread=f"{chat}:session_{n}"))
         conversations[chat] = turns
         keys = {t.key for t in turns}
         for qa in raw["qa"]:

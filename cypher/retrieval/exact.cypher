@@ -21,5 +21,5 @@ ORDER BY reason IS NULL DESC, similarity DESC, id
 WITH candidates, collect({id: id, similarity: similarity, reason: reason,
                           confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
                           updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
-                          event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END}) AS rows
+                          event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL}) AS rows
 RETURN candidates, [r IN rows WHERE r.reason IS NULL][0..$limit] + [r IN rows WHERE r.reason IS NOT NULL] AS hits

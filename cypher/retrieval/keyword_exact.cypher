@@ -26,6 +26,6 @@ WITH candidates, average_words,
                   THEN {id: m.id, matched: matched, words: size(split(m.text, ' ')), reason: reason,
                         confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
                         updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
-                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END,
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL,
                         text: CASE WHEN reason IS NULL THEN m.text END} END) AS hits
 RETURN candidates, average_words, hits

@@ -17,5 +17,5 @@ WITH scanned,
                   THEN {id: m.id, score: score, reason: reason,
                         confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
                         updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
-                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END} END) AS hits
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL} END) AS hits
 RETURN scanned, hits

@@ -1,6 +1,6 @@
 """The router's intent classifier: graph/language/classifier.py's logistic regression over the
 question's embedding, one label per intent. Fitted offline, deterministically, on the tuning half of
-the labelled questions only (bench/fit_classifiers.py writes intents.json beside this file); the
+the labelled questions only (bench/fit_intents.py writes intents.json beside this file); the
 router asks it only when no rule decides (graph/asking/blend.py)."""
 from __future__ import annotations
 

@@ -155,7 +155,9 @@ MARKERS: tuple[Marker, ...] = (
        r"| less| really| so)*(?: more| less)? (?:" + FEELINGS + r")\b(?: (?:about|with|at|over|by|than) " + _OBJ +
        r")?", "obj"),
     _m("sentiment", "asks how someone took something",
-       r"\bhow (?:did|do|does|has|have) [\w' ]{1,20}? (?:react|respond|take)\b"
+       # "how did Ana take the news", not "how do I take my coffee" (a habit, asked in the present).
+       r"\bhow (?:did|has|have) [\w' ]{1,20}? (?:react|respond|take|taken)\b|\bhow (?:do|does) [\w' ]{1,20}? "
+       r"(?:react|respond)\b"
        r"|\b(?:am|is|are) (?:i|we|the user) (?:still )?(?:enjoying|loving|hating|liking)\b"),
     _m("sentiment", "asks whether something is liked or not",
        r"\b(?:hate|love|like|dislike|enjoy)d? or (?:hate|love|like|dislike|enjoy)d?\b"
@@ -198,7 +200,10 @@ MARKERS: tuple[Marker, ...] = (
        r"|\bwho did (?:i|we|the user) (?:date|see|work for) before\b"),
     _m("historical", "asks for every past value",
        r"\b(?:every|all the|each) (?:place|job|car|address|city|home|house|flat|school|team)s? (?:i've|i have|"
-       r"i|we've|the user has) (?:ever )?(?:lived|worked|had|owned|been)"),
+       r"i|we've|the user has) (?:ever )?(?:lived|worked|had|owned|been)"
+       r"|\b(?:what|which) (?:jobs|cars|pets|dogs|cats|addresses|homes|houses|flats|apartments|partners|employers|"
+       r"phones|schools|teams|gyms|banks|doctors|managers|bosses|hobbies) (?:have|has) (?:i|we|the user) (?:ever )?"
+       r"(?:had|owned|driven|lived in|worked (?:at|for)|been (?:to|on|with|at))\b"),
     _m("historical", "asks a slot's value in the past",
        r"\b(?:what|where|who|which|how)\b[^,.?!;]{0,20}\b(?:was|were|did|had)\b[^,.?!;]{0,12}\b(?:i|my|the user|"
        r"the user'?s)\b[^,.?!;]{0,12}\b(?:" + _SLOT_WORD + r")\b"
@@ -231,7 +236,11 @@ MARKERS: tuple[Marker, ...] = (
        r"go_to|favourite|favorite) )*(?:" + _ROLE + r"|" + _PEOPLE_ONLY + r"|emergency contact|person for \w+|"
        r"people i work with)s?\b(?! \w+'s)(?=\W*(?:again|now|there|these days|at|for \w+|is|are|\?|$|,|\.| and))"),
     _m("relationship", "asks who someone's relative or partner is",
-       r"\bwho(?: is|'s|s| was) (?:[a-z]+'s|my \w+'s|the user'?s) (?:" + _ROLE + r"|" + _PEOPLE_ONLY + r")\b"),
+       r"\bwho(?: is|'s|s| was| are|'re| were) (?:[a-z]+'s|my \w+'s|the user'?s) (?:" + _ROLE + r"|" + _PEOPLE_ONLY +
+       r")\b"),
+    _m("relationship", "asks whom the user turns to for something",
+       r"\bwho (?:do|should|can|did|would) " + ME + r" (?:usually |normally )?(?:go to|turn to|call|ask|see|use|"
+       r"talk to) (?:for|about|when)\b"),
     # -- temporal: what happened in a period -------------------------------------------------------------
     _m("temporal", "asks what happened in a period",
        r"\bwhat(?: all| else)?(?:'s| is| has| had| was)?(?: been)? (?:happened|happens|happening|went on|"

@@ -24,6 +24,7 @@ from graph.asking.route import Route, Slots
 from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
 from graph.core.vocab import ASK_INTENTS
 
+_BEFORE_CHANGE = "asks whether something changed"
 _PAST_MARKERS = ("asks for a past value ('used to')", "asks for an old or former value",
                  "asks whether something changed", "asks about something that stopped")
 _DETERMINER = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|this|that|these|those|some|any|every|all|me|"
@@ -82,8 +83,8 @@ def _names_a_thing(phrase: str) -> bool:
     Blue Door cafe"), or one or two words without a determiner in chat style ("tell me about rose")."""
     phrase = _trim(phrase)
     if re.match(r"^(?:on|in|at|since|before|after|from|with|during|for|about)\b", phrase, re.I) \
-            or phrase.lower() in NEVER_NAMES:
-        return False
+            or phrase.lower() in NEVER_NAMES or re.match(r"^[a-z]+ing\b", phrase):
+        return False  # a preposition, a stock phrase, or a verb ("who's hosting thanksgiving") names nobody
     if re.match(r"^(?:my|our|the user'?s) (?:" + PEOPLE + r")$", phrase, re.I):
         return True  # a person described uniquely: "tell me about my sister"
     if not phrase or _DETERMINER.match(phrase):
@@ -152,6 +153,11 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     holders = {"goal": ("sentiment", "decision"), "decision": ("sentiment",)}
     demoted = {id(h) for h in hits if h.intent in holders and _inside(
         (h.start, h.end), [o.obj for o in hits if o.obj and o.intent in holders[h.intent]])}
+    # "before I moved" is a window on what happened ("what did I do before I moved"), not a past value,
+    # unless the question names a slot ("where did I live before I moved").
+    if any(h.intent == "temporal" for h in hits) and predicate(q, []) is None:
+        demoted |= {id(h) for h in hits if h.intent == "historical" and h.marker.name == _BEFORE_CHANGE
+                    and re.fullmatch(r"before (?:i|we|the user) \w+", q.masked[h.start:h.end])}
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
     reasons = [f"{h.intent}: {h.marker.name} ({q.text[h.start:h.end]!r})" for h in heads]

@@ -188,7 +188,9 @@ def names(q: Question, avoid: list[tuple[int, int]]) -> list[tuple[str, tuple[in
 
 # -- the slot asked about in the past ------------------------------------------------------------------------
 _PREDICATE_PATTERNS = tuple(
-    (predicate, re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\b"))
+    # "the name of that place", "the address of the venue": another thing's, not the user's slot.
+    (predicate, re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) +
+                           r")\b(?! (?:of|for)\b)"))
     for predicate, words in PREDICATE_WORDS.items())
 # Which slot wins when several words appear ("where did I work" is works_at; "my job title" job_title).
 _PREDICATE_ORDER = ("job_title", "favourite_food", "address", "email", "phone", "lives_in", "works_at", "car",

@@ -51,6 +51,11 @@ def relation_key(rel_type: str, from_key: str, to_key: str) -> str:
     return scoped(rel_type, from_key, to_key)
 
 
+def thread_key(agent: str, thread: str) -> str:
+    """A conversation thread: one per tenant and thread id (the caller's session or conversation id)."""
+    return scoped(agent, thread)
+
+
 def job_key(agent: str, idempotency_key: str | None, job_id: str) -> str:
     """A job's unique key: the tenant's idempotency key when the request gave one (the same request
     twice is one job), else the job's own id. The two never meet: the second part says which."""

@@ -56,13 +56,17 @@ MANUAL_QUARANTINE_REASONS = ("manual", "suspicious_input")
 
 # Edges between one tenant's memories. Users assert USER_KINDS over the API and remove them again;
 # the engine writes ENGINE_KINDS (SUPERSEDES and CONTRADICTS on the belief write path, DIGEST_OF and
-# DUPLICATE_OF from consolidation), read-only over the API so the belief history cannot be rewritten by hand.
+# DUPLICATE_OF from consolidation, NEXT on the write path), read-only over the API so the belief
+# history cannot be rewritten by hand.
 USER_KINDS = ("CAUSES", "SUPPORTS", "PROMOTED_FROM", "OUTCOME_OF", "PROGRESS_ON")
-ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF", "DUPLICATE_OF")
+ENGINE_KINDS = ("SUPERSEDES", "CONTRADICTS", "DIGEST_OF", "DUPLICATE_OF", "NEXT")
 EDGE_KINDS = ("CAUSES", "SUPERSEDES", "CONTRADICTS", "SUPPORTS", "PROMOTED_FROM", "DIGEST_OF", "OUTCOME_OF",
-              "PROGRESS_ON", "DUPLICATE_OF")
+              "PROGRESS_ON", "DUPLICATE_OF", "NEXT")
 # (outcome)-[:OUTCOME_OF]->(decision): what came of a decision; (note)-[:PROGRESS_ON]->(goal): progress
 # recorded on a goal. Users write both through the links API; the asking handlers read them.
+# NEXT joins a conversation turn to the turn given after it in its thread (graph/memories/threads.py),
+# written by the write path in the order the turns arrive.
+NEXT = "NEXT"
 
 # A conflict waits for a person (pending) or was decided, by the engine or a person (resolved).
 CONFLICT_STATUSES = ("pending", "resolved")

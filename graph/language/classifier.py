@@ -1,8 +1,9 @@
 """Small text classifiers over a sentence embedding (the model search already loads): one weight row
 per label and a softmax over them, a multinomial logistic regression. Fitted offline and
-deterministically on the tuning half of a labelled set by bench/fit_classifiers.py, shipped as a
-JSON file beside the package that uses it, loaded here. The question router (graph/asking) and
-ingestion's rules (graph/ingestion) ask theirs only where their rules are unsure.
+deterministically on the tuning half of a labelled set (bench/fit_intents.py for the question
+router), shipped as a JSON file beside the package that uses it, loaded here. The question router
+(graph/asking) asks its classifier only where its rules are unsure; bench/ingestion_folds.py measures
+one for ingestion's rules.
 
 What a classifier reads is a text's phrasing, not its topic: names, dates and numbers are replaced
 by stand-ins before it is embedded (`masked`), so "what do you remember about Lisbon" reads as

@@ -14,8 +14,8 @@ written here.
 
 `period_of` reads one phrase that names a whole period at a reference instant, as a question about
 the past means it: a date, week, month or year through the same patterns, "two weeks ago" as that
-whole week, and the words the patterns leave out: seasons (meteorological and northern: summer is
-June to August), holidays ("Christmas", "Easter"), decades ("the 90s") and weekends."""
+whole week, and the words the patterns leave out: a bare season ("summer": the patterns read one
+with its year or "last", "this", "next"), holidays ("Christmas", "Easter"), decades ("the 90s") and weekends."""
 from __future__ import annotations
 
 import re
@@ -45,8 +45,23 @@ _UNIT = r"(?:day|week|fortnight|month|year)s?"
 _REL = (r"(?:(?P<rel>starting(?: from| on| in)?|starts?(?: on| in)?|beginning(?: on| in)?|from|as of|as from|"
         r"until|till|til|through|thru|up to|by|before|after|since|on|in|at|during|for|over)\s+)?")
 
+_YEAR = r"(?:19|20)\d{2}"
+_SEASON = r"(?:spring|summer|autumn|fall|winter)"
+# Seasons are meteorological and northern: three months from the first (summer is June to August).
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_NTH_WEEK = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3, "last": -1}
+
 # Each alternative is one expression; its group name says how it resolves (see _resolve).
 _CORE = "|".join((
+    # "the first week of 2024", "the last week of March 2023": before `span`, which reads "the last week".
+    (r"(?P<nth_week>(?:the\s+)?(?:first|1st|second|2nd|third|3rd|fourth|4th|last)\s+week\s+of\s+(?:" + _MON
+     + r"\.?\s+)?" + _YEAR + r")"),
+    # "last summer", "the spring of 2024", "winter 2021 - 2022"; a bare season names no year.
+    (r"(?P<season>(?:this|next|last|coming)\s+" + _SEASON + r"|(?:the\s+)?" + _SEASON + r"\s+(?:of\s+)?" + _YEAR
+     + r"(?:\s*[-\u2013/]\s*" + _YEAR + r")?)"),
+    # 22.01.2024 is day first, as dotted dates are written; 01/10/2024 as dateutil reads it (month first
+    # unless the first number cannot be a month).
+    r"(?P<num>\d{1,2}[./]\d{1,2}[./]" + _YEAR + r")",
     r"(?P<rday>today|tonight|tomorrow|yesterday|the day after tomorrow|the day before yesterday)",
     (r"(?P<edge>(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+|last\s+)?"
      r"(?:week|month|year))"),
@@ -92,7 +107,7 @@ class TimeMention:
     end: int
     window: Window
     relation: str | None  # the word before it that says how it dates something: until, from, in, ...
-    kind: str  # day | week | month | year | span | edge: what the window is
+    kind: str  # day | week | month | season | year | span | edge: what the window is
 
 
 def _day(d: date) -> Window:
@@ -139,6 +154,22 @@ def _month_window(year: int, month: int) -> Window:
 def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] | None:
     g = m.groupdict()
     future = prefer == "future"
+    if g["nth_week"]:
+        words = g["nth_week"].lower().replace("the ", "").split()
+        year = int(words[-1])
+        whole = _month_window(year, _month_number(words[3])) if len(words) > 4 else \
+            Window(date(year, 1, 1), date(year + 1, 1, 1))
+        nth = _NTH_WEEK[words[0]]
+        first = whole.end - timedelta(days=7) if nth < 0 else whole.start + timedelta(days=7 * nth)
+        return Window(first, first + timedelta(days=7)), "week"
+    if g["season"]:
+        return _named_season(g["season"], today, future), "season"
+    if g["num"]:
+        try:
+            parsed = date_parser.parse(g["num"], dayfirst="." in g["num"]).date()
+        except (ValueError, OverflowError):
+            return None
+        return _day(parsed), "day"
     if g["rday"]:
         word = " ".join(g["rday"].lower().split())
         shift = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2,
@@ -242,6 +273,26 @@ def _resolve(m: re.Match[str], today: date, prefer: str) -> tuple[Window, str] |
     return None
 
 
+def _named_season(text: str, today: date, future: bool) -> Window:
+    """A season with its year ("winter 2022" is the one that ends in 2022), or as "this", "next",
+    "coming" or "last" place it from today; "this" is the one now, else the one `prefer` points to."""
+    words = text.lower().replace("the ", "").replace(" of ", " ").split()
+    name = next(w for w in words if w in _SEASONS)
+    years = re.findall(_YEAR, text)
+    if years:
+        year = int(years[0]) - (1 if name == "winter" and len(years) == 1 else 0)
+        start = date(year, _SEASONS[name], 1)
+        return Window(start, start + relativedelta(months=3))
+    which = words[0]
+    if which == "last":
+        return _season(name, today, last=True)
+    begun = _season(name, today, last=False)
+    if which in ("next", "coming") or (which == "this" and begun.end <= today and future):
+        start = begun.start + relativedelta(years=1)
+        return Window(start, start + relativedelta(months=3))
+    return begun
+
+
 def _safe_day(first: date, day: int) -> date | None:
     try:
         return first.replace(day=day)
@@ -308,9 +359,6 @@ def window_of(phrase: str, ref: datetime | date, prefer: str = "past") -> Window
     """The window of one phrase ("last week", "in March", "yesterday"), or None if it names none."""
     times = find_times(phrase, ref, prefer)
     return times[0].window if times else None
-
-
-_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}  # first month; each lasts three
 
 
 def _whole(day: date, unit: str) -> Window:

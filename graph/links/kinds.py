@@ -16,6 +16,8 @@ _WHY_ENGINE = {
     "CONTRADICTS": "the belief engine writes CONTRADICTS when it records a conflict; resolve the conflict "
                    "(/v1/conflicts/{id}/resolve) instead",
     "DIGEST_OF": "consolidation writes DIGEST_OF when it digests memories",
+    "NEXT": "the write path joins the turns of a conversation thread with NEXT in the order they arrive; "
+            "store turns with `thread` instead",
     "DUPLICATE_OF": "consolidation writes DUPLICATE_OF when it merges a near-duplicate into the memory that stays",
 }
 

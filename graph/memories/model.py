@@ -59,6 +59,7 @@ class NewMemory:
     expires_at: datetime | None = None  # out of retrieval from then on ("until Friday")
     recurrence: str | None = None  # an RFC 5545 RRULE ("every Monday": FREQ=WEEKLY;BYDAY=MO)
     historical: bool = False  # says how things were ("I used to ..."), not how they are
+    thread: str | None = None  # the conversation it was said in (a session or chat id): threads.py
     # Active memories this one succeeds whatever their slot (an ingestion decision: a claimless
     # change, a relationship that became another); the belief engine weighs each as a rival.
     supersedes: tuple[str, ...] = ()
@@ -98,6 +99,8 @@ class Memory:
     recurrence: str | None = None
     historical: bool = False
     sentiment: float | None = None  # VADER compound score of the text at write time, -1..1 (sentiment.py)
+    thread: str | None = None  # its conversation thread (threads.py), and its place in it: 0, 1, ...
+    turn: int | None = None
 
 
 @dataclass(frozen=True)

@@ -62,4 +62,6 @@ def memory_from_map(m: dict[str, Any], claim: dict[str, Any] | None = None) -> M
         recurrence=m.get("recurrence"),
         historical=bool(m.get("historical") or False),
         sentiment=float(m["sentiment"]) if m.get("sentiment") is not None else None,
+        thread=m.get("thread"),
+        turn=int(m["turn"]) if m.get("turn") is not None else None,
     )

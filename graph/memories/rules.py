@@ -21,6 +21,7 @@ from graph.core.values import MAX_METADATA_DEPTH, check_json, check_unicode
 from graph.core.vocab import MEMORY_TYPES, ON_CONFLICT, SECRET_MODES, SENSITIVITIES, SOURCE_TYPES
 from graph.memories.claims import check_claim
 from graph.memories.model import MemoryPatch, NewMemory
+from graph.memories.threads import check_thread
 
 # The fields a patch may change. Everything else on a memory (agent, id, status, version, trust,
 # confidence, sources, feedback counts, embedding, quarantine, claim keys) belongs to the service
@@ -172,6 +173,7 @@ def check_new(item: NewMemory, where: str, max_text_chars: int) -> dict[str, Any
     check_window(effective_from, expires_at, where)
     check_recurrence(item.recurrence, f"{where}recurrence")
     check_historical(item.historical, f"{where}historical")
+    check_thread(item.thread, f"{where}thread")
     metadata = metadata_json(item.metadata, f"{where}metadata")
     if item.provenance.source not in SOURCE_TYPES:
         raise InvalidInput(f"{where}provenance.source", f"must be one of {', '.join(SOURCE_TYPES)}")

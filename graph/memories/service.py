@@ -12,6 +12,7 @@ from graph.audit import DEFAULT_ACTOR, DEFAULT_TRAIL_PAGE, AuditService, Entry, 
 from graph.core import cursor
 from graph.core.checks import check_choice, check_limit
 from graph.core.errors import InvalidInput, NotFound, VersionConflict
+from graph.core.keys import thread_key
 from graph.core.tenancy import check_agent
 from graph.core.timeutil import from_graph, iso, utcnow
 from graph.core.values import MAX_METADATA_DEPTH, loads_readable
@@ -209,6 +210,11 @@ async def hard_delete_many_in(tx: Tx, agent: str, memory_ids: Sequence[str], act
     await tx.scalar("memories/hard_delete_records", agent=agent, ids=ids)
     await tx.scalar("memories/hard_delete_idempotency", agent=agent, ids=ids)
     await tx.scalar("memories/hard_delete_mentions", agent=agent, ids=ids)
+    # A turn leaves its thread joined, one at a time: each unlink sees the turns still there.
+    for turn in sorted(reach["turns"], key=lambda t: t["id"]):
+        await tx.scalar("memories/threads/unlink", agent=agent, id=turn["id"],
+                        thread_key=thread_key(agent, turn["thread"]), now=iso(utcnow()))
+        await tx.scalar("memories/hard_delete_memory", agent=agent, ids=[turn["id"]])
     await tx.scalar("memories/hard_delete_memory", agent=agent, ids=ids)
     removed, pending = 0, list(reach["reach"])
     for _ in range(MAX_ORPHAN_PASSES):

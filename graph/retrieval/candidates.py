@@ -3,10 +3,11 @@
 Both indexes answer globally, so filtering by tenant afterwards can starve a small tenant. A
 tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
 larger one goes through the vector index, widening k until it has enough, and falling back to
-exact ranking when its matches sit too deep in the global order. Full-text search asks the index
-for the tenant's own matches (its query names the tenant) and widens past hidden ones up to
-`keyword_max_k`; a small tenant's keyword candidates come from a scan of its own memories for
-the query terms, scored by BM25 over the tenant.
+exact ranking when its matches sit too deep in the global order. Keyword candidates are scored by
+BM25 over the tenant's own memories, so one tenant's data never moves another's ranking: a small
+tenant's come from a scan of its memories for the query terms, a large one's from the full-text
+index, asked per term for the tenant's memories holding it (at most `keyword_max_k` each), with the
+tenant's size and average length read apart and kept briefly (keyword_stats.py).
 
 Each candidate comes with what the rerank weighs (its score, cosine, confidence, importance and
 age), so a search ranks on these and hydrates only the memories it returns: moving whole memories
@@ -20,8 +21,9 @@ from typing import Any
 from graph.core.timeutil import from_epoch_ms
 from graph.retrieval import keywords
 from graph.retrieval.ann_widening import after_page, first_k, next_k
-from graph.retrieval.bm25 import bm25
+from graph.retrieval.bm25 import K1, B, bm25
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
+from graph.retrieval.keyword_stats import DEFAULT_TTL, KeywordStats, TenantStats
 from graph.retrieval.tenant_hints import TenantSizeHints
 from graph.retrieval.visibility import Visibility
 from graph.store.gateway import GraphRunner
@@ -39,6 +41,7 @@ class Found:
     updated_at: datetime
     text: str | None = None  # keyword hits: to name the matched terms
     event_at: datetime | None = None  # the time the memory refers to, when it says so: recency counts from it
+    threaded: bool = False  # a turn of a conversation thread: its neighbours may join the ranking
 
 
 @dataclass
@@ -53,10 +56,11 @@ class Candidates:
 
 class CandidateSearch:
     def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
-                 keyword_max_k: int, bm25_scale: float = 1.0) -> None:
-        self.runner, self.scale, self.bm25_scale = runner, scale, bm25_scale
+                 keyword_max_k: int, keyword_stats_ttl: float = DEFAULT_TTL) -> None:
+        self.runner, self.scale = runner, scale
         self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
         self.hints = TenantSizeHints()
+        self.stats = KeywordStats(self._read_stats, keyword_stats_ttl)
 
     async def vector(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates:
         found = None
@@ -82,19 +86,20 @@ class CandidateSearch:
                 scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
                 return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
             self.hints.mark(visibility.key, large=True)
-        lucene = keywords.lucene_query(terms, visibility.agent)
-        if lucene is None:
+        # One index query per term, each naming the tenant (graph/core/tenant_token.py): its answer is
+        # the term's postings in this tenant, so BM25 is scored over the tenant alone, as above.
+        queries = [q for q in (keywords.lucene_query([t], visibility.agent) for t in terms) if q is not None]
+        if not queries:
             return Candidates(found={})
-        # The query names the tenant (graph/core/tenant_token.py), so the whole page is this tenant's
-        # matches (a share of 1): what is left to widen for is hidden memories and filters.
-        k = first_k(pool, self.keyword_max_k, share=1.0)
-        while True:
-            row = await self.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **params)
-            kept = sum(1 for h in row["hits"] if h["reason"] is None)
-            if kept >= pool or row["scanned"] < k or k >= self.keyword_max_k:
-                break
-            k = next_k(k, UNBOUNDED, self.keyword_max_k)
-        return _listed(row["hits"], pool, lambda h: h["score"] * self.bm25_scale, lambda h: None)
+        stats = await self.stats.of(visibility.agent)
+        row = await self.runner.read_one("retrieval/keyword_postings", queries=queries, cap=self.keyword_max_k,
+                                         limit=pool, k1=K1, b=B, memories=stats.memories,
+                                         average_words=stats.average_words, **params)
+        return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+
+    async def _read_stats(self, agent: str) -> TenantStats:
+        row = await self.runner.read_one("retrieval/keyword_stats", agent=agent)
+        return TenantStats(memories=int(row["memories"]), words=int(row["words"]))
 
     def _cosine(self, hit: dict[str, Any]) -> float | None:
         """The backend's vector.similarity.cosine, calibrated; None for a memory without an embedding."""
@@ -144,6 +149,7 @@ def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> C
     found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
                             importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
                             text=h.get("text"),
-                            event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None)
+                            event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None,
+                            threaded=bool(h.get("threaded")))
              for h in kept[:pool]}
     return Candidates(found=found, reasons={h["id"]: h["reason"] for h in hits})

@@ -157,6 +157,7 @@ class SearchHit:
     keyword_hits: tuple[str, ...] | None = None  # explain only
     related: tuple[Related, ...] = ()  # with expand: the memories its edges reach, nearest first
     related_truncated: bool = False  # with expand: it reached more than expand.limit; the nearest are listed
+    neighbour_of: str | None = None  # a conversation turn ranked by the hit beside it in its thread (neighbours.py)
 
 
 @dataclass(frozen=True)

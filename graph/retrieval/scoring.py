@@ -44,14 +44,17 @@ class Scored(NamedTuple):
     composite: float  # the four-signal rerank score with the given weights
 
 
-def score(mode: str, evidence: Evidence, memory: Rankable, weights: Weights, now: datetime) -> Scored:
+def score(mode: str, evidence: Evidence, memory: Rankable, weights: Weights, now: datetime,
+          at_least: float = 0.0) -> Scored:
     """`mode` is the search's. A memory without keyword evidence in keyword mode (one that link
     expansion reached, not a retriever) gives the keyword fit nothing to weigh: its relevance is
-    the vector fit's of its cosine, so it stays on the search's absolute scale."""
+    the vector fit's of its cosine, so it stays on the search's absolute scale. `at_least`: a
+    relevance it ranks with when its own is lower (a conversation turn beside a hit, neighbours.py)."""
     if mode not in SEARCH_MODES:
         raise InvalidInput("mode", f"must be one of {', '.join(SEARCH_MODES)}")
     fit = "vector" if mode == "keyword" and evidence.bm25 is None else mode
     fused = fuse(fit, evidence.similarity, evidence.floor, evidence.bm25, evidence.coverage, evidence.keyword,
                  evidence.terms)
-    s = signals(fused.relevance, memory.confidence, memory.updated_at, memory.importance, now, memory.event_at)
-    return Scored(relevance=fused.relevance, match=fused.match, signals=s, composite=composite(s, weights))
+    relevance = max(fused.relevance, at_least)
+    s = signals(relevance, memory.confidence, memory.updated_at, memory.importance, now, memory.event_at)
+    return Scored(relevance=relevance, match=fused.match, signals=s, composite=composite(s, weights))

@@ -13,15 +13,15 @@ from typing import Any, NamedTuple
 from graph.core.errors import InvalidInput
 from graph.core.tasks import cancel_and_wait
 from graph.core.tenancy import check_agent
-from graph.core.timeutil import iso, utcnow
+from graph.core.timeutil import from_epoch_ms, iso, utcnow
 from graph.embedding.encoder import AsyncEncoder
 from graph.links.expansion import related
 from graph.memories.access import AccessTracker
 from graph.memories.records import memory_from_map
 from graph.preferences import PreferenceService, cap_ceiling
-from graph.retrieval import keywords
+from graph.retrieval import keyword_stats, keywords, neighbours
 from graph.retrieval.across_tenants import AcrossTenants, merge
-from graph.retrieval.candidates import Candidates, CandidateSearch
+from graph.retrieval.candidates import Candidates, CandidateSearch, Found
 from graph.retrieval.cosine_scale import CosineScale
 from graph.retrieval.funnel import funnel
 from graph.retrieval.fusion import best_similarity, cosine_floor, keyword_score, keyword_weight
@@ -57,6 +57,8 @@ class _Ranked(NamedTuple):
     signals: Signals
     composite: float
     keyword_hits: tuple[str, ...]
+    threaded: bool = False
+    neighbour_of: str | None = None  # lifted by the hit beside it in its thread (neighbours.py)
 
 
 def pool_size(limit: int) -> int:
@@ -65,12 +67,14 @@ def pool_size(limit: int) -> int:
 
 class RetrievalService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
-                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int, bm25_scale: float = 1.0,
+                 exact_scan_max: int, vector_max_k: int, keyword_max_k: int,
+                 keyword_stats_ttl: float = keyword_stats.DEFAULT_TTL, neighbour_lift: float = neighbours.DEFAULT_LIFT,
                  preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
+        self.neighbour_lift = neighbour_lift  # 0: conversation turns rank on their own
         self.preferences = preferences  # each agent's sensitivity ceiling caps its searches
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
-                                          keyword_max_k=keyword_max_k, bm25_scale=bm25_scale)
+                                          keyword_max_k=keyword_max_k, keyword_stats_ttl=keyword_stats_ttl)
         self._stale = False
         self._warming: asyncio.Task | None = None
         self._probe: list[float] | None = None  # the warm-up query's vector
@@ -203,7 +207,7 @@ class RetrievalService:
         best_bm25 = max((f.score for f in keyword.found.values()), default=0.0)
         best_cosine = best_similarity([f.similarity for f in found.values()]) if query.mode != "keyword" else 0.0
         floor = cosine_floor([f.similarity for f in vector.found.values()], pool)
-        ranked, below = [], 0
+        ranked, below, evidence_of = [], 0, {}
         for id_, f in found.items():
             matched: list[str] = []
             if id_ in keyword.found:
@@ -217,10 +221,15 @@ class RetrievalService:
             if query.min_similarity is not None and scored.match < query.min_similarity:
                 below += 1
                 continue
+            evidence_of[id_] = (evidence, f)
             ranked.append(_Ranked(id_, scored.relevance, f.similarity, evidence.keyword, scored.signals,
-                                  scored.composite, tuple(matched)))
+                                  scored.composite, tuple(matched), f.threaded))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
-        ranked = sorted(ranked, key=order)[:query.limit]
+        ranked = sorted(ranked, key=order)
+        if self.neighbour_lift > 0 and any(r.threaded for r in ranked[:neighbours.TOP]):
+            ranked = sorted(await self._with_neighbours(query, ranked, evidence_of, embedding, shown, floor,
+                                                        len(terms), weights, now), key=order)
+        ranked = ranked[:query.limit]
         # Only what is returned is hydrated, and expanded: both at once, the expansion from the ranked
         # results (a memory changed since it was ranked drops out at hydration, and its related with it).
         ids = [r.id for r in ranked]
@@ -231,7 +240,7 @@ class RetrievalService:
                           similarity=r.similarity if r.similarity is not None else by_id[r.id].similarity,
                           keyword_score=r.keyword_score, signals=r.signals, composite=r.composite,
                           superseded_by=by_id[r.id].superseded_by,
-                          keyword_hits=r.keyword_hits if query.explain else None)
+                          keyword_hits=r.keyword_hits if query.explain else None, neighbour_of=r.neighbour_of)
                 for r in ranked if r.id in by_id]
         if query.expand.depth:
             hits = [replace(h, related=reached.of(h.memory.id), related_truncated=h.memory.id in reached.cut)
@@ -241,6 +250,40 @@ class RetrievalService:
         meta = self._meta(query, vector, keyword, below, len(hits), terms) if query.explain else None
         return SearchResult(hits=hits, weights=weights, visibility=shown, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
+
+    async def _with_neighbours(self, query: SearchQuery, ranked: list[_Ranked],
+                               evidence_of: dict[str, tuple[Evidence, Found]], embedding: list[float],
+                               shown: Visibility, floor: float, terms: int, weights: Weights,
+                               now: datetime) -> list[_Ranked]:
+        """The ranking with the conversation turns around its best threaded hits (neighbours.py):
+        each reached turn ranks with at least its lift, one the retrievers missed joins the ranking
+        with its own cosine as evidence. One query, after the candidates."""
+        top = [r for r in ranked[:neighbours.TOP] if r.threaded]
+        params = {k: v for k, v in shown.params().items() if k != "explain"}
+        rows = await self.runner.read("retrieval/neighbours", ids=[r.id for r in top], embedding=embedding, **params)
+        lifted = neighbours.lifts((neighbours.Reached(r["from_id"], r["id"], r["steps"]) for r in rows),
+                                  {r.id: r.score for r in top}, self.neighbour_lift)
+        by_id = {r.id: r for r in ranked}
+        for row in rows:
+            id_ = row["id"]
+            if id_ in evidence_of or id_ not in lifted:
+                continue
+            cosine = self.scale.to_cosine(row["similarity"]) if row["similarity"] is not None else None
+            evidence_of[id_] = (Evidence(cosine, floor, terms=terms), Found(
+                score=cosine or 0.0, similarity=cosine, confidence=float(row["confidence"]),
+                importance=float(row["importance"]), updated_at=from_epoch_ms(row["updated_ms"]),
+                event_at=from_epoch_ms(row["event_ms"]) if row["event_ms"] is not None else None, threaded=True))
+        for id_, lift in lifted.items():
+            evidence, f = evidence_of[id_]
+            scored = score(query.mode, evidence, f, weights, now, at_least=lift.relevance)
+            if query.min_similarity is not None and scored.match < query.min_similarity:
+                continue
+            held = by_id.get(id_)
+            if held is not None and held.score >= scored.relevance:
+                continue  # relevant enough on its own
+            by_id[id_] = _Ranked(id_, scored.relevance, f.similarity, evidence.keyword, scored.signals,
+                                 scored.composite, held.keyword_hits if held else (), True, lift.beside)
+        return list(by_id.values())
 
     @staticmethod
     def _meta(query: SearchQuery, vector: Candidates, keyword: Candidates, below: int, returned: int,

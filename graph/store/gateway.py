@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 # retry (docs/backends.md §2.5). A genuine duplicate fails the same way every time and surfaces after
 # the last attempt.
 DUPLICATE_RETRIES = 6
+# When the duplicate is found while the statement runs rather than at commit, ArcadeDB sends only
+# the wrapper's message, "Error executing Cypher command: <the statement>" (its log names the
+# DuplicatedKeyException under it); Neo4j's own constraint messages never start so.
+_ARCADEDB_WRAPPED = "Error executing Cypher command:"
 RETRY_DELAY_MAX = 1.0  # seconds: the longest wait between two attempts after collisions
 # Transient codes that mean "collided with another transaction" (deadlock, lock or page conflict;
 # ArcadeDB reports its MVCC conflicts as DeadlockDetected too), not "the database is unavailable".
@@ -55,6 +59,9 @@ COLLISION_CODES = ("Neo.TransientError.Transaction.",)
 # ArcadeDB, under concurrent inserts, once answered a read (a full-text lookup) with a record its
 # index named but that was gone by the time it was fetched (a write that collided and rolled back):
 # for a read, that is a collision too, retried within the read's retry time (docs/backends.md §6).
+# A write meets it when it follows an edge to a record another transaction committed into a page
+# this one holds a copy of (a thread's tail, memories/threads/append): its commit would fail on
+# that page anyway, so it is a collision too, and the retry starts from the committed state.
 VANISHED_RECORD = "Neo.ClientError.Statement.EntityNotFound"
 
 # A step run first in every write transaction started in this context, and retried with it. The
@@ -218,6 +225,11 @@ def _check_shape(name: str, shape: str, rows: list[dict[str, Any]]) -> None:
                                f"{len(rows)} row(s) with columns {columns}")
 
 
+def duplicate_key(exc: ConstraintError) -> bool:
+    """Whether a constraint error is ArcadeDB's answer to concurrent MERGEs of one key (§2.5)."""
+    return "Duplicated key" in str(exc) or (exc.message or "").startswith(_ARCADEDB_WRAPPED)
+
+
 class GraphRunner:
     def __init__(self, driver: AsyncDriver, database: str, registry: QueryRegistry, *,
                  retry: RetryPolicy | None = None, timeout: float | None = None) -> None:
@@ -332,7 +344,7 @@ class GraphRunner:
                         return answer
             except ConstraintError as exc:
                 duplicates += 1
-                if "Duplicated key" not in str(exc) or duplicates == DUPLICATE_RETRIES:
+                if not duplicate_key(exc) or duplicates == DUPLICATE_RETRIES:
                     raise
                 log.debug("duplicate-key race, retrying (attempt %d)", duplicates)
                 self._retried(last, hook is not None, "duplicate_key")
@@ -341,11 +353,11 @@ class GraphRunner:
                 if (exc.code or "").startswith(INVALID_BOOKMARK) and held is not None and held.after:
                     raise InvalidInput("consistency_token", "names no point in this database's history "
                                        "(a token from another Credence deployment, or altered)") from exc
-                if exc.code != VANISHED_RECORD or mode != "read" or not backoff.left():
+                if exc.code != VANISHED_RECORD or not backoff.left():
                     raise
                 if last:
-                    self._collided(last[-1], False, exc)
-                self._retried(last, False, "vanished_record")
+                    self._collided(last[-1], hook is not None, exc)
+                self._retried(last, hook is not None, "vanished_record")
                 await backoff.wait()
             except TransientError as exc:
                 if exc.code == BOOKMARK_TIMEOUT:

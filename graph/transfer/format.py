@@ -23,7 +23,7 @@ MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", 
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
                  "quarantine_reason", "quarantine_details", "quarantine_resolution", "session_id", "access_count",
                  "superseded_reason", "sensitivity", "recurrence", "historical", "sentiment", "archived_from",
-                 "archived_reason")
+                 "archived_reason", "thread", "turn")
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
                 "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until",
                 "effective_from", "expires_at")
@@ -49,6 +49,7 @@ EDGE_PROPERTIES = {
     "DUPLICATE_OF": EDGE_COMMON,
     "SUPERSEDES": (*EDGE_COMMON, "at", "reason", "new_trust", "old_trust"),
     "CONTRADICTS": (*EDGE_COMMON, "conflict_id", "reason", "resolved_at", "resolution", "resolved_by"),
+    "NEXT": EDGE_COMMON,
 }
 assert set(EDGE_PROPERTIES) == set(EDGE_KINDS), "every edge kind of the vocabulary travels"
 CONFLICT_VALUES = ("id", "status", "reason", "rule", "new_trust", "existing_trust", "resolution", "resolved_by")

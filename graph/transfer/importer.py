@@ -17,9 +17,9 @@ from typing import Any
 
 from graph.audit import DEFAULT_ACTOR
 from graph.core.errors import InvalidInput, StateConflict
-from graph.core.keys import source_key
+from graph.core.keys import source_key, thread_key
 from graph.core.tenancy import check_agent
-from graph.core.timeutil import utcnow
+from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import DEFAULT_SECRET_MODE
 from graph.embedding.encoder import AsyncEncoder
 from graph.entities.claims import about_rows
@@ -108,6 +108,11 @@ class ImportService:
             await self._check_references(tx, agent, batch)
             if batch.edges:
                 await tx.scalar("transfer/import/edges", agent=agent, rows=[_cypher_row(e) for e in batch.edges])
+            threads = sorted({m["props"]["thread"] for m in batch.memories if m["props"].get("thread")})
+            if threads:
+                # After the NEXT edges: each thread's tail and count of turns, for the turns written next.
+                await tx.scalar("memories/threads/rebuild", agent=agent, now=iso(utcnow()),
+                                threads=[{"key": thread_key(agent, t), "id": t} for t in threads])
             if batch.conflicts:
                 made = await self._keyed(tx, "transfer/import/conflicts", "conflict", agent, token, batch.conflicts)
                 rows = [{"conflict_id": c["id"], **i} for c in batch.conflicts if c["id"] in made

@@ -45,6 +45,7 @@ from graph.memories.rules import (
 )
 from graph.memories.secrets import refuse, screen_json
 from graph.memories.sentiment import sentiment_of
+from graph.memories.threads import check_thread
 from graph.transfer import format as fmt
 from graph.transfer import mem0
 
@@ -293,6 +294,8 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
         "archived_reason": _text(item.get("archived_reason"), "memory.archived_reason", MAX_SHORT),
         # Older exports carry no sentiment: it is scored from the text, as on every write.
         "sentiment": sentiment_of(item.get("text") or ""),
+        "thread": check_thread(item.get("thread"), "memory.thread"),
+        "turn": _int(item.get("turn"), "memory.turn", default=None),
     }
     times = {k: _time(item.get(k), f"memory.{k}", required=k == "created_at") for k in fmt.MEMORY_TIMES}
     times["updated_at"] = times["updated_at"] or times["created_at"]

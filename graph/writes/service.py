@@ -2,7 +2,9 @@
 
 The statements of one tenant's share of a write, however many items it holds:
   1. beliefs/slots/open (only when some item carries a claim): lock every slot and read its state;
-  2. memories/create: every new memory, with its claim, entities and relation;
+  2. memories/create: every new memory, with its claim, entities and relation; then
+     memories/threads/append when items name a thread (each turn's place and the NEXT edge from the
+     one before, graph/memories/threads.py);
   3. beliefs/settle (only when a decision changed stored beliefs or recorded a conflict);
   4. audit/record: every audit record of the write.
 A duplicate claim adds memories/get_many, to answer with the memory it corroborated. Between 1 and
@@ -29,7 +31,7 @@ from graph.beliefs.slots import Belief, SlotState
 from graph.beliefs.trust import compute_trust
 from graph.core.checks import check_uuid
 from graph.core.errors import InvalidInput
-from graph.core.keys import slot_key
+from graph.core.keys import slot_key, thread_key
 from graph.core.timeutil import iso, utcnow
 from graph.core.vocab import (
     ACTIVE,
@@ -45,6 +47,7 @@ from graph.memories.model import NewMemory, SecretSpan, StoreResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import check_new
 from graph.memories.secrets import screen_many
+from graph.memories.threads import appends
 from graph.preferences import PreferenceService, never_store_reason, retention_expiry
 from graph.store.gateway import GraphRunner, Tx
 from graph.writes.rows import claim_props, memory_row, source_of
@@ -176,8 +179,10 @@ class Prepared:
         return len(self.items) <= OVERLAP_MAX and any(item.claim for item in self.items)
 
     def slot_keys(self) -> list[str]:
-        """The belief slots the write touches, for the process's slot queue."""
-        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim]
+        """The belief slots and conversation threads the write touches, for the process's slot queue
+        (appends to one thread take turns too)."""
+        return [slot_key(item.agent, item.claim.subject, item.claim.predicate) for item in self.items if item.claim] \
+            + [thread_key(item.agent, item.thread) for item in self.items if item.thread is not None]
 
     async def vectors(self) -> np.ndarray:
         return await self.embedding
@@ -227,6 +232,12 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
             row["props"]["embedding"] = vectors[i].tolist()
     created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
+    # New turns join their threads in the items' order (a batch's turns are consecutive).
+    new = [row["props"] for _, _, row in entries if row["props"]["id"] in maps]
+    threads = appends(agent, [p["thread"] for p in new], [p["id"] for p in new])
+    if threads:
+        for r in await tx.many("memories/threads/append", agent=agent, threads=threads, now=iso(utcnow())):
+            maps[r["id"]]["memory"]["turn"] = r["turn"]
     if claimed or explicit:
         await book.write(tx, last)
     await audit.record_all(tx, agent, [replace(e, job_id=job_id) for e in log] if job_id else log)

@@ -3,8 +3,8 @@
 The full-text index is global. When keyword search asked it for its global best and kept this
 tenant's hits afterwards, a tenant whose matches ranked below the widest page it may ask for
 (`CREDENCE_KEYWORD_MAX_K`) got no keyword results at all, however many it had. The index query
-now names the tenant, so its page holds this tenant's matches only, and the scores are the same
-as the unrestricted index's."""
+names the tenant, so its answer holds this tenant's matches only, and their BM25 is computed over
+the tenant's own memories, not the index's statistics of every tenant."""
 from __future__ import annotations
 
 import math
@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from graph.retrieval import SearchQuery, Visibility
-from graph.retrieval.bm25 import K1, B
+from graph.retrieval.bm25 import K1, B, bm25
 from tests.conftest import backend_test_settings
 from tests.helpers import search, store, store_many
 
@@ -25,8 +25,10 @@ CROWD = 150  # more strong matches than the widest page (keyword_max_k 100) hold
 
 @pytest.fixture(params=["arcadedb", "neo4j"])
 def crowded(request, tmp_path, embedder):
-    # exact_scan_max 0: every tenant goes through the indexes; keyword_max_k at its floor of 100.
-    settings = backend_test_settings(request.param, tmp_path, exact_scan_max=0, keyword_max_k=100)
+    # exact_scan_max 0: every tenant goes through the indexes; keyword_max_k at its floor of 100;
+    # keyword_stats_ttl 0: every keyword search reads the tenant's statistics afresh.
+    settings = backend_test_settings(request.param, tmp_path, exact_scan_max=0, keyword_max_k=100,
+                                     keyword_stats_ttl=0)
     with TestClient(create_app(settings=settings, embedder=embedder)) as client:
         store_many(client, "crowd", [f"heron heron {i}" for i in range(CROWD)])
         yield client
@@ -40,25 +42,56 @@ def test_a_tenants_keyword_matches_are_found_below_a_crowd_of_stronger_ones(crow
     assert hits[0]["explain"]["retrieved"]["keyword_hits"] == ["heron"]
 
 
-def test_keyword_scores_are_bm25_on_one_scale_on_both_backends(crowded):
-    """The BM25 a hit is fused with is Lucene's formula with its (k1 + 1) factor on both backends
-    (Neo4j's index leaves the factor out, graph/retrieval/fulltext_scale.py), and the tenant clause
-    adds nothing to it. The graph holds the crowd and this one memory, so the expected score follows
-    from counts: 'heron' is in every memory, 'mill' in this one only."""
+def test_keyword_scores_are_bm25_over_the_tenant_alone_on_both_backends(crowded):
+    """The BM25 a large tenant's hit is fused with is graph/retrieval/bm25.py's formula over the
+    tenant's own memories, on both backends: the crowd's 150 'heron' memories, another tenant's,
+    count for nothing (over the whole index 'heron' would be common and nearly worthless). The
+    tenant holds two memories; both query terms are in one of them only."""
     mine = store(crowded, "birder", "grey heron nests near mill")
+    store(crowded, "birder", "The user's bicycle needs a new chain")
     services = crowded.app.state.services
     filters = Visibility.of(SearchQuery(agent="birder", text="heron mill"), explain=False)
     found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
     assert list(found) == [mine["id"]]
+    # Two memories of 5 and 7 words (split on spaces, as retrieval/keyword_exact counts them).
+    expected = bm25([(mine["id"], [0, 1], 5)], collection_size=2, average_words=6.0)[mine["id"]]
+    idf = math.log(1 + (2 - 1 + 0.5) / (1 + 0.5))
+    assert expected == pytest.approx(2 * idf * (K1 + 1) / (1 + K1 * (1 - B + B * 5 / 6)))
+    assert found[mine["id"]].score == pytest.approx(expected, rel=1e-9)
 
-    # ArcadeDB counts a memory's length over both indexed fields, its text and the one token term;
-    # Neo4j over the text alone (docs/backends.md §2.16).
-    extra = 0 if services.backend.is_neo4j else 1
-    docs, lengths = CROWD + 1, [3 + extra] * CROWD + [5 + extra]  # "heron heron 17": 3 terms; this memory: 5
-    average = sum(lengths) / docs
 
-    def term(held_by: int, tf: int, length: int) -> float:
-        idf = math.log(1 + (docs - held_by + 0.5) / (held_by + 0.5))
-        return idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
-    expected = term(docs, 1, 5 + extra) + term(1, 1, 5 + extra)
-    assert found[mine["id"]].score == pytest.approx(expected, rel=1e-3)
+def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
+    """The same search in one tenant before and after another tenant stores memories full of the
+    query's terms: the same hits with the same scores (over the whole index, 'heron' would lose its
+    weight and the order could change). The tenant's own changes do move them: its statistics are
+    read from the database (here on every search), counting its memories whatever their status."""
+    services = crowded.app.state.services
+    mine = [store(crowded, "watcher", text)["id"] for text in (
+        "a heron on the mill pond", "the mill wheel turns slowly", "heron chicks hatched in the reeds",
+        "the user fixed the bicycle chain")]
+    filters = Visibility.of(SearchQuery(agent="watcher", text="heron mill"), explain=False)
+
+    def scores():
+        found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
+        return [(id_, f.score) for id_, f in found.items()]
+
+    def stats():
+        held = crowded.portal.call(services.retrieval.candidates.stats.of, "watcher")
+        return held.memories, held.words
+    before = scores()
+    assert {i for i, _ in before} == set(mine[:3])
+    assert stats() == (4, 23)
+    store_many(crowded, "millers", [f"mill mill mill {i} heron" for i in range(60)])
+    assert scores() == before and stats() == (4, 23)
+    # Its own: a longer text, an archived memory (still counted, as the index still holds it), one gone.
+    patched = crowded.patch(f"/v1/memories/{mine[3]}", params={"agent": "watcher"},
+                            json={"text": "the user fixed the bicycle chain by the old mill"})
+    assert patched.status_code == 200, patched.text
+    assert stats() == (4, 27)
+    after = dict(scores())
+    assert set(after) == set(mine) and after[mine[0]] != dict(before)[mine[0]]
+    crowded.delete(f"/v1/memories/{mine[1]}", params={"agent": "watcher"}).raise_for_status()
+    assert stats() == (4, 27)
+    crowded.delete(f"/v1/memories/{mine[2]}", params={"agent": "watcher", "hard": True}).raise_for_status()
+    assert stats() == (3, 21)
+

@@ -1,31 +1,35 @@
-"""The pages of the global indexes (retrieval/vector, retrieval/fulltext) as a large tenant's search
-reads them: one row always, every hit counted in `scanned`, only this tenant's hits listed, and
-with explain its hidden ones too, each with its reason. The queries filter this tenant's hits after
+"""The pages a large tenant's search reads: the global vector index's (retrieval/vector): one row
+always, every hit counted in `scanned`, only this tenant's hits listed, and with explain its hidden
+ones too, each with its reason; and the full-text index's postings of each query term in this
+tenant (retrieval/keyword_postings), the same way. The vector query filters this tenant's hits after
 counting the page, so a page without any of them is the edge to hold."""
 from __future__ import annotations
 
-from graph.retrieval import SearchQuery, Visibility
+from graph.retrieval import SearchQuery, Visibility, keywords
+from graph.retrieval.bm25 import K1, B
 from tests.helpers import store
 
 
 def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -> tuple[dict, dict]:
     filters = Visibility.of(SearchQuery(agent=agent, text=text), explain=explain).params()
     embedding = run(services.retrieval.embed, text)
-    lucene = " ".join(text.lower().split())
+    queries = [keywords.lucene_query([t], agent) for t in keywords.terms(text)]
     vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))
-    fulltext = run(lambda: services.runner.read_one("retrieval/fulltext", k=k, lucene=lucene, **filters))
-    return vector, fulltext
+    postings = run(lambda: services.runner.read_one("retrieval/keyword_postings", queries=queries, cap=k, limit=k,
+                                                    k1=K1, b=B, memories=100, average_words=10.0,
+                                                    **filters))
+    return vector, postings
 
 
 def test_a_page_without_this_tenants_hits_is_one_row_that_counts_the_others(client, agent, services, run):
     other = f"{agent}-crowd"
     for i in range(5):
         store(client, other, f"Quokka sighting number {i} on Rottnest island")
-    vector, fulltext = pages(services, run, f"{agent}-nobody", "quokka rottnest", explain=True)
+    vector, postings = pages(services, run, f"{agent}-nobody", "quokka rottnest", explain=True)
     assert vector["hits"] == [] and vector["scanned"] >= 5
-    assert fulltext["hits"] == [] and fulltext["scanned"] >= 5
+    assert postings["hits"] == []  # the other tenant's matches are never this one's postings
     nothing = pages(services, run, agent, "xylophonist", explain=False)[1]
-    assert nothing == {"scanned": 0, "hits": []}
+    assert nothing == {"hits": []}
 
 
 def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client, agent, services, run):
@@ -36,10 +40,11 @@ def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client,
     hidden = store(client, agent, "Wombat burrow count from last spring near the creek")
     client.delete(f"/v1/memories/{hidden['id']}", params={"agent": agent})  # archived
 
-    for page in pages(services, run, agent, "wombat burrow creek", explain=False):
-        assert [h["id"] for h in page["hits"]] == [shown["id"]] and page["scanned"] >= 7
-    vector, fulltext = pages(services, run, agent, "wombat burrow creek", explain=True)
-    for page in (vector, fulltext):
+    vector, postings = pages(services, run, agent, "wombat burrow creek", explain=False)
+    assert [h["id"] for h in vector["hits"]] == [shown["id"]] and vector["scanned"] >= 7
+    assert [h["id"] for h in postings["hits"]] == [shown["id"]]
+    vector, postings = pages(services, run, agent, "wombat burrow creek", explain=True)
+    for page in (vector, postings):
         assert {h["id"]: h["reason"] for h in page["hits"]} == {shown["id"]: None, hidden["id"]: "archived"}
-    assert [h["text"] for h in fulltext["hits"] if h["id"] == shown["id"]] == [shown["text"]]
-    assert [h.get("text") for h in fulltext["hits"] if h["id"] == hidden["id"]] == [None]  # hidden: no text
+    assert [h["text"] for h in postings["hits"] if h["id"] == shown["id"]] == [shown["text"]]
+    assert [h.get("text") for h in postings["hits"] if h["id"] == hidden["id"]] == [None]  # hidden: no text

@@ -7,7 +7,7 @@
 UNWIND $ids AS id
 MATCH (p:Memory {agent: $agent, id: id})
 // Start at the bound p, and test the tenant of n in WHERE: a property map on n makes ArcadeDB scan the tenant.
-MATCH path = (p)-[:CAUSES|SUPERSEDES|CONTRADICTS|SUPPORTS|PROMOTED_FROM|DIGEST_OF|OUTCOME_OF|PROGRESS_ON|DUPLICATE_OF*1..1]-(n:Memory)
+MATCH path = (p)-[:CAUSES|SUPERSEDES|CONTRADICTS|SUPPORTS|PROMOTED_FROM|DIGEST_OF|OUTCOME_OF|PROGRESS_ON|DUPLICATE_OF|NEXT*1..1]-(n:Memory)
 // include: links/expand/paths
 // include: retrieval/visibility
 // include: links/expand/rows

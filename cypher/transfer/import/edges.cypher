@@ -1,7 +1,7 @@
 // Import: edges between a tenant's memories, idempotent. Every kind but SUPERSEDES exists once per
 // pair and direction (as the service writes them); SUPERSEDES is keyed by its time as well, since
 // one memory may supersede another more than once. An edge without a creator was made by the
-// engine (SUPERSEDES, CONTRADICTS, DIGEST_OF, DUPLICATE_OF) or by someone unknown.
+// engine (SUPERSEDES, CONTRADICTS, DIGEST_OF, DUPLICATE_OF, NEXT) or by someone unknown.
 // params: agent, rows
 // returns: scalar
 UNWIND $rows AS row
@@ -18,6 +18,9 @@ FOREACH (_ IN CASE WHEN row.type = 'OUTCOME_OF' THEN [1] ELSE [] END |
   MERGE (a)-[r:OUTCOME_OF]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
 FOREACH (_ IN CASE WHEN row.type = 'PROGRESS_ON' THEN [1] ELSE [] END |
   MERGE (a)-[r:PROGRESS_ON]->(b) ON CREATE SET r.created_at = created_at, r.created_by = by, r.note = row.note)
+FOREACH (_ IN CASE WHEN row.type = 'NEXT' THEN [1] ELSE [] END |
+  MERGE (a)-[r:NEXT]->(b)
+  ON CREATE SET r.created_at = created_at, r.created_by = coalesce(row.created_by, 'engine'), r.note = row.note)
 FOREACH (_ IN CASE WHEN row.type = 'DIGEST_OF' THEN [1] ELSE [] END |
   MERGE (a)-[r:DIGEST_OF]->(b)
   ON CREATE SET r.created_at = created_at, r.created_by = coalesce(row.created_by, 'engine'), r.note = row.note)
