@@ -1,5 +1,5 @@
 """Consolidating one large tenant: how long a dry run and a forced run take, where the time goes (per
-step, planning and applying), and how many of the planted near-duplicates the vector index finds.
+step, planning and applying), and how many of the planted near-duplicates are merged.
 
 The tenant (bench/corpus.py's memories, seeded) holds, besides its plain memories: 5% planted
 near-duplicates (a memory again, with a lower-case first letter and a full stop), rival beliefs

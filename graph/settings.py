@@ -234,6 +234,11 @@ class Settings(BaseSettings):
                     "before consolidation's prune step deletes it.")
     consolidation_batch: int = Field(
         200, ge=1, le=5_000, description="Most changes consolidation applies in one transaction.")
+    consolidation_exact_pairs_max: int = Field(
+        20_000, ge=0, le=100_000,
+        description="A tenant with at most this many active memories has its near-duplicates found by an exact "
+                    "join of its embeddings (numpy, in blocks); a larger one through the vector index "
+                    "(docs/consolidation.md).")
 
     # Ingestion (graph/ingestion, docs/ingestion.md): remembering from messages.
     ingest_max_messages: int = Field(100, ge=1, le=10_000, description="Most messages in one POST /v1/ingest.")

@@ -53,10 +53,12 @@ class Defaults:
     thresholds: Thresholds = Thresholds()
     prune_allowed: bool = False
     batch: int = 200
+    exact_pairs_max: int = 20_000  # most memories whose near-duplicates an exact join finds; above, the index
 
     @classmethod
     def of(cls, settings: Settings) -> Defaults:
-        return cls(Thresholds.of(settings), settings.consolidation_prune, settings.consolidation_batch)
+        return cls(Thresholds.of(settings), settings.consolidation_prune, settings.consolidation_batch,
+                   settings.consolidation_exact_pairs_max)
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ class ConsolidationService:
         check_short_text(actor, "actor", MAX_ACTOR_CHARS)
         started, now = time.perf_counter(), utcnow()
         plan = await planner.plan(self.runner, checked, now, summariser=self.summariser,
-                                  vector_max_k=self.vector_max_k, scale=self.scale,
+                                  vector_max_k=self.vector_max_k, exact_pairs_max=self.defaults.exact_pairs_max,
+                                  scale=self.scale,
                                   progress=progress if checked.dry_run else None)
         timings = dict(plan.timings)
         if checked.dry_run:

@@ -1,6 +1,7 @@
 """Reading a tenant for a consolidation: bounded statements, each filtered by the tenant inside its
-Cypher (cypher/consolidation/). Near-duplicate candidates come from the vector index, a batch of
-memories per statement, never from comparing every pair."""
+Cypher (cypher/consolidation/). Near-duplicate candidates of a tenant up to a size come from an exact
+join of its embeddings, read in pages (`exact_neighbours`); of a larger one, from the vector index, a
+batch of memories per statement (`neighbours`)."""
 from __future__ import annotations
 
 import asyncio
@@ -8,8 +9,11 @@ from collections import defaultdict
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
+import numpy as np
+
 from graph.beliefs.predicates import PredicateSchema, schema_from_map
 from graph.consolidation.records import EntityRow, Item, Prunable
+from graph.consolidation.similar_pairs import similar_pairs
 from graph.core.timeutil import iso
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.store.gateway import GraphRunner
@@ -18,6 +22,7 @@ PAGE = 20_000  # memories read per statement
 PROBES = 250  # memories whose neighbours one statement asks the index for
 FIRST_K = 16  # neighbours asked for first; a page full of near-duplicates asks again, four times as many
 PARALLEL = 2  # neighbour statements in flight at once: the database answers each on its own thread
+VECTOR_PAGE = 1_000  # embeddings read per statement for the exact join (about 3 MB over Bolt)
 
 
 async def counts(runner: GraphRunner, agent: str) -> tuple[int, int]:
@@ -75,6 +80,33 @@ async def neighbours(runner: GraphRunner, agent: str, ids: Sequence[str], thresh
                         note(memory_id, row["id"], scale.to_cosine(row["similarity"]))
             break
         pending, k = again, k * 4
+    return found
+
+
+async def exact_neighbours(runner: GraphRunner, agent: str, ids: Sequence[str], threshold: float
+                           ) -> dict[str, dict[str, float]]:
+    """What `neighbours` answers, exactly: every pair of `ids` with a cosine of at least `threshold`,
+    from their embeddings read in pages into one float32 matrix (1.5 KB per memory) and joined block by
+    block (graph/consolidation/similar_pairs.py)."""
+    ordered = sorted(ids)
+    matrix = np.zeros((len(ordered), 0), dtype=np.float32)
+    row_of = {memory_id: n for n, memory_id in enumerate(ordered)}
+    present = np.zeros(len(ordered), dtype=bool)
+    for start in range(0, len(ordered), VECTOR_PAGE):
+        for row in await runner.read("consolidation/vectors", agent=agent, ids=ordered[start:start + VECTOR_PAGE]):
+            if row["embedding"] is None:
+                continue
+            vector = np.asarray(row["embedding"], dtype=np.float32)
+            if matrix.shape[1] == 0:
+                matrix = np.zeros((len(ordered), len(vector)), dtype=np.float32)
+            if len(vector) == matrix.shape[1]:  # the schema guard keeps one dimension; a stray one matches nothing
+                matrix[row_of[row["id"]]] = vector
+                present[row_of[row["id"]]] = True
+    if not present.all():
+        ordered, matrix = [ordered[n] for n in np.flatnonzero(present)], matrix[present]
+    found: dict[str, dict[str, float]] = defaultdict(dict)
+    for a, b, cosine in similar_pairs(ordered, matrix, threshold):
+        found[a][b] = found[b][a] = min(cosine, 1.0)
     return found
 
 

@@ -98,6 +98,17 @@ def pruning(services):
         services.consolidation.defaults = before
 
 
+@contextmanager
+def through_the_index(services):
+    """Near-duplicates found through the vector index, as for a tenant above the exact join's limit."""
+    before = services.consolidation.defaults
+    services.consolidation.defaults = replace(before, exact_pairs_max=0)
+    try:
+        yield
+    finally:
+        services.consolidation.defaults = before
+
+
 def consolidate(client, agent, dry_run, **body) -> dict:
     response = client.post("/v1/consolidate", json={"agent": agent, "dry_run": dry_run, **body})
     assert response.status_code == 200, response.text
@@ -155,6 +166,10 @@ def test_a_dry_run_changes_nothing_and_the_forced_run_does_exactly_its_preview(c
         assert "Dentist" not in digest["text"]
         merge = preview["changes"][0]
         assert merge["trust_after"] > merge["trust_before"] and merge["score"] >= 0.95
+        with through_the_index(services):  # the exact join (this tenant's size) and the index agree
+            indexed = consolidate(client, agent, True, thresholds={"retention_days": 0})
+        assert [(c["kind"], c["target"], sorted(c["others"])) for c in indexed["changes"]] == kinds
+        assert indexed["changes"][0]["score"] == pytest.approx(merge["score"], abs=1e-3)
 
         run = consolidate(client, agent, False, thresholds={"retention_days": 0})
         assert comparable(run["changes"]) == comparable(preview["changes"]), "the run did exactly the preview"

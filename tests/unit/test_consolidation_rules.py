@@ -1,6 +1,6 @@
 """Consolidation's pure rules, without a database: which memories are near-duplicates and which stays,
 which beliefs are rivals or agree, how events cluster into digests, which entity names are one, the
-extractive summary, and the request's checks (InvalidInput naming the field)."""
+extractive summary, the exact join of embeddings, and the request's checks (InvalidInput naming the field)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -13,6 +13,7 @@ from graph.beliefs.predicates import PredicateSchema
 from graph.consolidation import beliefs, digests, duplicates, entity_names
 from graph.consolidation.model import Defaults, Request, check_request
 from graph.consolidation.records import EntityRow, Item, Source
+from graph.consolidation.similar_pairs import similar_pairs
 from graph.consolidation.summarise import Event, extractive_text
 from graph.core.errors import InvalidInput
 from graph.memories.model import Claim
@@ -67,6 +68,28 @@ def test_claims_decide_and_store_keeps_memories_apart():
                                 corroborate) is None
     assert duplicates.why_apart(dated, item("x", memory_type="event", event_at=NOW + timedelta(days=1)),
                                 corroborate) == "event_at"
+
+
+def test_the_exact_join_finds_every_pair_at_the_threshold_across_blocks_and_each_once():
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((23, 8)).astype(np.float32)
+    vectors[17] = 2.5 * vectors[2] + 0.05 * rng.standard_normal(8)  # another length, same direction, two blocks apart
+    vectors[9] = vectors[8]  # identical, in one block
+    vectors[5] = 0.0  # no direction: similar to nothing
+    ids = [f"m{n:02d}" for n in range(23)]
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-30)
+    cosines = unit @ unit.T
+    ranked = np.sort(cosines[np.triu_indices(23, 1)])
+    threshold = float(ranked[-6] + ranked[-7]) / 2  # between the sixth and the seventh most similar pair
+    expected = {(ids[a], ids[b]) for a in range(23) for b in range(a + 1, 23)
+                if a != 5 and b != 5 and cosines[a, b] >= threshold}
+    for block in (4, 7, 64):  # blocks that split the matrix unevenly, and one block for everything
+        found = similar_pairs(ids, vectors, threshold, block=block)
+        assert {(a, b) for a, b, _ in found} == expected and len(found) == len(expected) == 6
+        assert ("m02", "m17") in expected and ("m08", "m09") in expected
+        assert all(abs(c - cosines[ids.index(a), ids.index(b)]) < 1e-5 for a, b, c in found)
+    with pytest.raises(ValueError):
+        similar_pairs(ids[:3], vectors, 0.9)
 
 
 def test_rivals_without_a_conflict_are_contradictions_and_agreeing_sources_corroborate():

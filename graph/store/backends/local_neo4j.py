@@ -21,6 +21,13 @@ JVM_FLAGS = [
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--enable-native-access=ALL-UNNAMED",
     "-Dio.netty.tryReflectionSetAccessible=true", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
     "-XX:+ExitOnOutOfMemoryError",
+    # Neo4j writes a Lucene index's small new segments into heap buffers (NRTCachingDirectory, up to
+    # 50 MB), and its searchers read them from there until they are merged away or Neo4j restarts;
+    # reading a vector that straddles two of those buffers throws and catches an exception, so after a
+    # bulk load each vector-index query cost ~10x more (docs/backends.md §2.22). 0 and 0: every segment
+    # is written to and read from its file. Neo4j feature toggles (internal, like those in the launcher).
+    "-Dorg.neo4j.kernel.api.impl.index.storage.DirectoryFactory.max_cached_mb=0",
+    "-Dorg.neo4j.kernel.api.impl.index.storage.DirectoryFactory.max_merge_size_mb=0",
 ]
 
 
