@@ -235,10 +235,10 @@ class Settings(BaseSettings):
     consolidation_batch: int = Field(
         200, ge=1, le=5_000, description="Most changes consolidation applies in one transaction.")
     consolidation_exact_pairs_max: int = Field(
-        20_000, ge=0, le=100_000,
-        description="A tenant with at most this many active memories has its near-duplicates found by an exact "
-                    "join of its embeddings (numpy, in blocks); a larger one through the vector index "
-                    "(docs/consolidation.md).")
+        0, ge=0, le=100_000,
+        description="Off (0) by default: near-duplicates are found through the vector index. A tenant with at "
+                    "most this many active memories has them found by an exact join of its embeddings instead "
+                    "(numpy, in blocks; quadratic, every pair, docs/consolidation.md).")
 
     # Ingestion (graph/ingestion, docs/ingestion.md): remembering from messages.
     ingest_max_messages: int = Field(100, ge=1, le=10_000, description="Most messages in one POST /v1/ingest.")

@@ -53,7 +53,7 @@ class Defaults:
     thresholds: Thresholds = Thresholds()
     prune_allowed: bool = False
     batch: int = 200
-    exact_pairs_max: int = 20_000  # most memories whose near-duplicates an exact join finds; above, the index
+    exact_pairs_max: int = 0  # most memories whose near-duplicates an exact join finds (0: the index always)
 
     @classmethod
     def of(cls, settings: Settings) -> Defaults:

@@ -99,10 +99,10 @@ def pruning(services):
 
 
 @contextmanager
-def through_the_index(services):
-    """Near-duplicates found through the vector index, as for a tenant above the exact join's limit."""
+def joined_exactly(services):
+    """Near-duplicates found by the opt-in exact join of the tenant's embeddings, not the vector index."""
     before = services.consolidation.defaults
-    services.consolidation.defaults = replace(before, exact_pairs_max=0)
+    services.consolidation.defaults = replace(before, exact_pairs_max=100_000)
     try:
         yield
     finally:
@@ -166,10 +166,10 @@ def test_a_dry_run_changes_nothing_and_the_forced_run_does_exactly_its_preview(c
         assert "Dentist" not in digest["text"]
         merge = preview["changes"][0]
         assert merge["trust_after"] > merge["trust_before"] and merge["score"] >= 0.95
-        with through_the_index(services):  # the exact join (this tenant's size) and the index agree
-            indexed = consolidate(client, agent, True, thresholds={"retention_days": 0})
-        assert [(c["kind"], c["target"], sorted(c["others"])) for c in indexed["changes"]] == kinds
-        assert indexed["changes"][0]["score"] == pytest.approx(merge["score"], abs=1e-3)
+        with joined_exactly(services):  # the index (the default) and the exact join agree
+            joined = consolidate(client, agent, True, thresholds={"retention_days": 0})
+        assert [(c["kind"], c["target"], sorted(c["others"])) for c in joined["changes"]] == kinds
+        assert joined["changes"][0]["score"] == pytest.approx(merge["score"], abs=1e-3)
 
         run = consolidate(client, agent, False, thresholds={"retention_days": 0})
         assert comparable(run["changes"]) == comparable(preview["changes"]), "the run did exactly the preview"
