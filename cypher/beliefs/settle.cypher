@@ -11,10 +11,12 @@
 //   them (one per pair and direction: a later conflict of the same pair reopens it). A conflict
 //   decided at once leaves the edge with resolved_at and resolution; a pending one leaves them null
 //   until a resolution (beliefs/conflicts/resolve) sets them.
-// params: agent, now, updates, corroborations, successors, edges, conflicts
+// The lists arrive inside one map, `change`: Neo4j keys its plan cache on each list parameter's size
+// (docs/backends.md 2.23), and five lists of their own made a new plan whenever one changed bucket.
+// params: agent, now, change
 // returns: scalar
 CALL () {
-  UNWIND $updates AS row
+  UNWIND $change.updates AS row
   MATCH (m:Memory {agent: $agent, id: row.id})
   OPTIONAL MATCH (m)-[:ASSERTS]->(c:Claim {agent: $agent})
   WITH m, c, row, row.closed AND m.closed_at IS NULL AND row.valid_until IS NOT NULL
@@ -31,7 +33,7 @@ CALL () {
   RETURN count(*) AS updated
 }
 CALL () {
-  UNWIND $corroborations AS row
+  UNWIND $change.corroborations AS row
   MATCH (m:Memory {agent: $agent, id: row.id})
   UNWIND row.sources AS source
   MERGE (s:Source {key: source.key})
@@ -45,13 +47,13 @@ CALL () {
 }
 CALL () {
   // From each state by its id: a match over all SUPERSEDES edges of the tenant grew with it.
-  UNWIND $successors AS row
+  UNWIND $change.successors AS row
   MATCH (m:Memory {agent: $agent, id: row.old_id})<-[e:SUPERSEDES {reason: 'newer_valid_time'}]-(:Memory {agent: $agent})
   DELETE e
   RETURN count(*) AS unlinked
 }
 CALL () {
-  UNWIND $successors + $edges AS row
+  UNWIND $change.successors + $change.edges AS row
   MATCH (new:Memory {agent: $agent, id: row.new_id})
   MATCH (old:Memory {agent: $agent, id: row.old_id})
   CREATE (new)-[:SUPERSEDES {at: datetime($now), created_at: datetime($now), created_by: 'engine', reason: row.reason,
@@ -59,7 +61,7 @@ CALL () {
   RETURN count(*) AS linked
 }
 CALL () {
-  UNWIND $conflicts AS row
+  UNWIND $change.conflicts AS row
   MATCH (new:Memory {agent: $agent, id: row.new_id})
   MATCH (old:Memory {agent: $agent, id: row.existing_id})
   CREATE (k:Conflict {id: row.id, agent: $agent, status: row.status, reason: row.reason, rule: row.rule,

@@ -3,9 +3,10 @@
 // claim, the claim's subject (and, when it names a thing, its value) as browsable entities, and the
 // typed relation the claim evidences. Timestamps arrive as UTC ISO-8601 strings (a tz-aware driver
 // datetime would be stored naive on ArcadeDB).
-// params: agent, rows
+// The rows arrive inside one map, `write`, so their number does not key the plan (docs/backends.md 2.23).
+// params: agent, write
 // returns: many
-UNWIND $rows AS row
+UNWIND $write.rows AS row
 CREATE (m:Memory)
 SET m = row.props,
     m.agent = $agent,

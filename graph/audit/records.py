@@ -73,7 +73,7 @@ async def record_all(tx: Tx, agent: str, entries: Sequence[Entry]) -> None:
         rows.append({"id": e.id, "op": e.op, "actor": e.actor, "at": iso(at), "before": audit_json(e.before),
                      "after": audit_json(e.after), "job_id": e.job_id, "memory_ids": list(e.memory_ids)})
         at = max(utcnow(), at + timedelta(microseconds=1))
-    await tx.scalar("audit/record", agent=agent, records=rows)
+    await tx.scalar("audit/record", agent=agent, log={"records": rows})
 
 
 async def record(tx: Tx, agent: str, op: str, actor: str, memory_ids: Sequence[str],

@@ -72,9 +72,9 @@ class Book:
                       for b in beliefs if b.successor is not None]
         edges = [edge for state in self.states.values() for edge in state.edges]
         if updates or corroborations or successors or edges or self.conflicts:
-            await tx.scalar("beliefs/settle", agent=self.agent, now=iso(now), updates=updates,
-                            corroborations=corroborations, successors=successors, edges=edges,
-                            conflicts=self.conflicts)
+            await tx.scalar("beliefs/settle", agent=self.agent, now=iso(now), change={
+                "updates": updates, "corroborations": corroborations, "successors": successors, "edges": edges,
+                "conflicts": self.conflicts})
 
 
 async def open_slots(tx: Tx, agent: str, claims: Sequence[Claim], now: datetime) -> Book:
@@ -87,8 +87,8 @@ async def open_slots(tx: Tx, agent: str, claims: Sequence[Claim], now: datetime)
         # A duplicate has the same normalised value; which normaliser applies is read with the slot.
         slot["values"].update(f(claim.value) for f in NORMALIZERS.values())
     keys = sorted({k for claim in claims for k in entity_keys_of(agent, claim)})
-    rows = await tx.many("beliefs/slots/open", agent=agent, entity_keys=keys, now=iso(now), slots=[
-        {**slot, "values": sorted(slot["values"])} for slot in sorted(slots.values(), key=lambda s: s["key"])])
+    rows = await tx.many("beliefs/slots/open", agent=agent, now=iso(now), write={"entity_keys": keys, "slots": [
+        {**slot, "values": sorted(slot["values"])} for slot in sorted(slots.values(), key=lambda s: s["key"])]})
     aliases = {a["key"]: a["entity_key"] for a in rows[0]["aliases"]} if rows else {}
     return Book(agent, {r["key"]: SlotState.of(r, slots[r["key"]]["predicate"]) for r in rows}, aliases)
 

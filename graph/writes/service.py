@@ -230,7 +230,7 @@ async def _write_tenant(tx: Tx, agent: str, entries: list[tuple[int, NewMemory, 
         vectors = await prepared.vectors()  # the whole write's, in its items' order
         for i, _, row in entries:
             row["props"]["embedding"] = vectors[i].tolist()
-    created = await tx.many("memories/create", agent=agent, rows=creates) if creates else []
+    created = await tx.many("memories/create", agent=agent, write={"rows": creates}) if creates else []
     maps = {r["memory"]["id"]: r for r in created}  # do not rely on row order
     # New turns join their threads in the items' order (a batch's turns are consecutive).
     new = [row["props"] for _, _, row in entries if row["props"]["id"] in maps]

@@ -6,14 +6,15 @@
 // on the lock (Neo4j) or fail and retry (ArcadeDB's MVCC); the reads follow the lock, so they see
 // the slot as the last writer left it. Also: which of the write's entity name keys are known
 // aliases, and of which entity.
-// params: agent, slots, entity_keys, now
+// The lists arrive inside one map, `write`, so their sizes do not key the plan (docs/backends.md 2.23).
+// params: agent, write, now
 // returns: many
 CALL () {
-  UNWIND $entity_keys AS key
+  UNWIND $write.entity_keys AS key
   MATCH (e:Entity {agent: $agent})-[:ALIAS]->(:EntityAlias {key: key})
   RETURN collect({key: key, entity_key: e.key}) AS aliases
 }
-UNWIND $slots AS slot
+UNWIND $write.slots AS slot
 MERGE (s:BeliefSlot {key: slot.key})
 ON CREATE SET s.agent = $agent, s.subject = slot.subject, s.predicate = slot.predicate
 SET s.locked_at = datetime($now), s.writes = coalesce(s.writes, 0) + 1
