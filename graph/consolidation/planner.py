@@ -88,7 +88,8 @@ class Plan:
 async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summariser: Summariser, vector_max_k: int,
                scale: CosineScale, exact_pairs_max: int, progress: Progress | None = None) -> Plan:
     """`exact_pairs_max`: up to this many probes, near-duplicates come from an exact join of their
-    embeddings; above it, from the vector index (docs/consolidation.md)."""
+    embeddings (an operator's opt-in); above it, and by default (0), from the vector index
+    (docs/consolidation.md)."""
     agent, t, steps = request.agent, request.thresholds, request.steps
     total, active = await snapshot.counts(runner, agent)
     result = Plan(agent, Counts(total, active))
@@ -111,7 +112,7 @@ async def plan(runner: GraphRunner, request: Checked, now: datetime, *, summaris
 
     if steps.duplicates:
         probes = sorted(i.id for i in items.values() if i.embedded and i.category != duplicates.DIGEST_CATEGORY)
-        if len(probes) <= exact_pairs_max:
+        if 0 < len(probes) <= exact_pairs_max:
             near = await snapshot.exact_neighbours(runner, agent, probes, t.duplicate_similarity)
         else:
             near = await snapshot.neighbours(runner, agent, probes, t.duplicate_similarity, vector_max_k, scale)

@@ -1,9 +1,10 @@
 """Every pair of vectors with a cosine at or above a threshold, exactly: one matrix product per pair of
 blocks, so memory stays at a few blocks however many vectors there are. Pure (numpy in, pairs out).
 
-The near-duplicate step uses it for tenants up to CREDENCE_CONSOLIDATION_EXACT_PAIRS_MAX memories,
-where it costs less than one vector-index query per memory and finds every pair the index would,
-and any the index's approximate search might miss (docs/consolidation.md)."""
+The near-duplicate step uses it, when an operator opts in, for tenants up to
+CREDENCE_CONSOLIDATION_EXACT_PAIRS_MAX memories (default 0: the vector index always): it finds every
+pair the index would, and any the index's approximate search might miss, at a cost quadratic in the
+tenant (docs/consolidation.md)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
