@@ -1,7 +1,7 @@
 """Reading a tenant for a consolidation: bounded statements, each filtered by the tenant inside its
-Cypher (cypher/consolidation/). Near-duplicate candidates of a tenant up to a size come from an exact
-join of its embeddings, read in pages (`exact_neighbours`); of a larger one, from the vector index, a
-batch of memories per statement (`neighbours`)."""
+Cypher (cypher/consolidation/). Near-duplicate candidates come from the vector index, a batch of
+memories per statement (`neighbours`); where an operator opts in, a tenant up to a size is joined
+exactly from its embeddings read in pages (`exact_neighbours`)."""
 from __future__ import annotations
 
 import asyncio
