@@ -88,8 +88,10 @@ def _names_a_thing(phrase: str) -> bool:
     if re.match(r"^(?:my|our|the user'?s) (?:" + PEOPLE + r")$", phrase, re.I):
         return True  # a person described uniquely: "tell me about my sister"
     if not phrase or _DETERMINER.match(phrase):
-        # "the Blue Door cafe": a determiner, then a name and the kind of place it is.
-        return bool(re.match(r"^the (?:[A-Z][\w']*\s?)+", phrase) and _PLACE_KINDS.search(phrase))
+        # "the Blue Door cafe": a determiner, then a name and the kind of place it is; "the
+        # Hendersons": a family by its name.
+        return bool((re.match(r"^the (?:[A-Z][\w']*\s?)+", phrase) and _PLACE_KINDS.search(phrase))
+                    or re.fullmatch(r"the [A-Z][\w']+s", phrase))
     words = phrase.split()
     if phrase[0].isupper() or re.match(r"^(?:dr|mr|mrs|ms|prof)\.? ", phrase, re.I):
         return True
@@ -167,6 +169,8 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
 
     first_at: dict[str, int] = {}
     for h in sorted(hits, key=lambda h: h.start):
+        if h.intent == "search":
+            continue  # a plain fact decides when nothing else asks; it is no second ask
         if h.intent != "historical" or h.marker.name in _PAST_MARKERS or h.intent in head_intents:
             first_at.setdefault(h.intent, h.start)
     if "historical" in head_intents:
