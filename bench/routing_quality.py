@@ -5,6 +5,7 @@ embedding (graph/asking/intents.py, blend.py), as the service routes.
     .venv/bin/python bench/routing_quality.py                 # the test half
     .venv/bin/python bench/routing_quality.py --split tune    # the half the router was made from
     .venv/bin/python bench/routing_quality.py --rules-only    # the rules alone, no classifier
+    .venv/bin/python bench/routing_quality.py --all           # every column: tune, test, rules alone, each batch
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
@@ -157,8 +158,9 @@ def main() -> None:
     parser.add_argument("--split", choices=("test", "tune"), default="test")
     parser.add_argument("--rules-only", action="store_true", help="the rules alone, without the classifier")
     parser.add_argument("--record", action="store_true", help="write both halves' table into docs/benchmarks.md")
+    parser.add_argument("--all", action="store_true", help="print the table --record writes, without writing it")
     args = parser.parse_args()
-    if args.record:
+    if args.record or args.all:
         routed, rules_alone = Routed(rules_only=False), Routed(rules_only=True)
         test = load("test")
         halves = {"tune": evaluate(load("tune"), routed), "test": evaluate(test, routed),
@@ -168,7 +170,8 @@ def main() -> None:
             halves[f"test, q{low + 1:04d}-q{high:04d}"] = evaluate(batch, routed)
         text = table(halves)
         print(text)
-        record("routing-quality", text)
+        if args.record:
+            record("routing-quality", text)
         return
     result = evaluate(load(args.split), Routed(args.rules_only))
     print(table({args.split + (", rules alone" if args.rules_only else ""): result}))
