@@ -102,8 +102,16 @@ MARKERS: tuple[Marker, ...] = (
     _m("about_me", "asks about the user's self",
        r"\b(?:about|abt|describe|summari[sz]e) (?:myself|me|the user)\b(?! \w+ing\b)"),
     _m("about_me", "asks for the user's profile",
-       r"\b(?:my|the user'?s?|user) (?:profile|persona|bio|personality|interests|preferences|values|likes and "
+       r"\b(?:my|the user'?s?|user) (?:\w+ )?(?:profile|persona|bio|personality|interests|preferences|values|likes and "
        r"dislikes|character)\b|\bsummary of (?:me|myself|the user)\b"),
+    # A summary asked of the user as a whole, whatever it is called: "a rundown of who I am", "the big
+    # picture on me", "a quick profile of myself", "what you know about my life in general".
+    _m("about_me", "asks for a summary of the user",
+       r"\b(?:profile|picture|rundown|overview|summary|sketch|portrait|snapshot|recap|highlights|gist) (?:of|on) "
+       r"(?:me|myself|the user|who (?:i|the user) (?:am|is))\b(?! \w+ing\b)"
+       r"|\b(?:know|remember|learned|learnt) about (?:my|the user'?s) life\b"
+       r"|\bwhat (?:sorts?|kinds?|types?) of (?:things|stuff) (?:do (?:i|we)|does the user) (?:care about|value|like|"
+       r"enjoy)\b"),
     _m("about_me", "asks what kind of person the user is",
        r"\bwhat (?:kind|sort|type) of (?:a )?(?:person|guy|girl|man|woman|human) (?:am i|i am|do you think i am|"
        r"is the user)\b|\bwho am i\b|\bwhat'?s my (?:deal|story|vibe)\b"),
@@ -129,11 +137,15 @@ MARKERS: tuple[Marker, ...] = (
        r"|commit(?:ted)? to|agree(?:d)? (?:on|to)|end up|ended up|make up (?:my|our) minds?|made up (?:my|our) "
        r"minds?|say yes|say no|said yes|said no|conclude|concluded)|make up (?:my|our) mind|made up (?:my|our) mind"
        r"|final (?:call|decision|verdict|answer) (?:on|about|for)|(?:agree|agreed) on|concluded? about"
-       r"|\bundecided\b|up in the air|in the end)\b"),
+       r"|\bundecided\b|up in the air|in the end)\b"
+       # Resolving an open question ("did we ever figure out who's hosting"), leaning one way on it.
+       r"|\b(?:figure|figured|work|worked|sort|sorted) out (?:who|what|whether|which|where|when|if)\b"
+       r"|\b(?:leaning|leant|leaned) (?:on|towards?|toward)\b|\bwhich way (?:am|are|is|was|were|did|do) " + ME +
+       r" (?:lean|leaning|going|go)\b"),
     # -- goals -------------------------------------------------------------------------------------------
     _m("goal", "asks about goals",
        r"\b(?:goals?|resolutions?|milestones?|ambitions?|aspirations?)\b(?! setting| keeper| post| line| kick| scorer"
-       r"| difference| scored)"),
+       r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
        r"any closer to|closer to (?:the|my)|the plan for|sticking to|keeping up with|still doing|how close am i to"
@@ -158,7 +170,7 @@ MARKERS: tuple[Marker, ...] = (
        # "how did Ana take the news", not "how do I take my coffee" (a habit, asked in the present).
        r"\bhow (?:did|has|have) [\w' ]{1,20}? (?:react|respond|take|taken)\b|\bhow (?:do|does) [\w' ]{1,20}? "
        r"(?:react|respond)\b"
-       r"|\b(?:am|is|are) (?:i|we|the user) (?:still )?(?:enjoying|loving|hating|liking)\b"),
+       r"|\b(?:am|is|are|have|has) (?:i|we|the user)(?: been)? (?:still |really )?(?:enjoying|loving|hating|liking)\b"),
     _m("sentiment", "asks whether something is liked or not",
        r"\b(?:hate|love|like|dislike|enjoy)d? or (?:hate|love|like|dislike|enjoy)d?\b"
        r"|\bdo (?:i|we) (?:even |still |really |actually )?(?:like|love|hate|enjoy|mind|regret) (?=(?:my|our|the|"
@@ -166,7 +178,10 @@ MARKERS: tuple[Marker, ...] = (
     _m("sentiment", "asks for an opinion or attitude",
        r"\b(?:attitude|opinion|outlook|thoughts) (?:of|on|about|towards?|regarding) " + _OBJ +
        r"|\bwhat do (?:i|we) (?:really |actually )?think (?:of|about) (?P<obj2>(?:my|our|the|him|her|them)[^,.?!;]*?)"
-       + _END.replace("(?=", "(?=") + r"|\b(?:seem|seemed|sound|sounded|look|looked) (?:" + FEELINGS + r")\b", "obj"),
+       + _END.replace("(?=", "(?=") + r"|\b(?:seem|seemed|sound|sounded|look|looked) (?:" + FEELINGS + r")\b"
+       # A stance held by someone: "my general vibe about my manager", "Ana's take on the move".
+       r"|\b(?:my|our|the user'?s|[a-z]+'s)(?: \w+)? (?:vibe|take|stance|view|views|feelings) (?:on|about|towards?|"
+       r"regarding) (?P<obj3>[^,.?!;]+?)" + _END, "obj"),
     # A feeling frame: a copula or a verb of feeling, then a word VADER scores as affect, then what it
     # is about ("am I getting more stressed about the wedding", "is the user frustrated with X",
     # "feeling hopeful"), or a verb of liking asked in the present ("do I still trust Ana").
@@ -187,7 +202,7 @@ MARKERS: tuple[Marker, ...] = (
     _m("historical", "asks for a past value ('used to')", r"\b(?:used to|use to)\b"),
     _m("historical", "asks for an old or former value",
        r"\b(?:my|our|the user'?s|his|her|their) (?:old|former|previous|ex|earlier|first) (?!\w+ing\b)\w+"
-       r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b"),
+       r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b|\boriginally\b"),
     _m("historical", "asks whether something changed",
        r"\b(?:did|has|have) (?:[\w']+ ){1,3}changed?\b|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
        r"take|feel)[^,.?!;]){1,40}\bchange[ds]?\b|\bbefore (?:i|we|the user) (?:changed|switched|moved|left|quit)\b"),
@@ -195,15 +210,18 @@ MARKERS: tuple[Marker, ...] = (
     _m("historical", "asks for the history of a slot",
        r"\bhistory of (?:my|our|the user'?s)\b|\b(?:did|have) (?:i|we|the user) ever (?:live|lived|work|worked|"
        r"have|had|own|owned|drive|driven|date|dated|go|gone)\b|\bback then\b|\bin the past\b"
+       r"|\b(?:was|were) (?:i|we|the user) ever (?:a |an )?(?:" + _SLOT_WORD + r")\b"
        r"|\bhow many (?:jobs|cars|addresses|homes|houses|flats|apartments|partners|employers|phones|schools|teams|"
        r"places) (?:have|has|did) (?:i|we|the user)\b|\bwhere (?:have|has) (?:i|we|the user) (?:lived|worked)\b"
        r"|\bwho did (?:i|we|the user) (?:date|see|work for) before\b"),
     _m("historical", "asks for every past value",
        r"\b(?:every|all the|each) (?:place|job|car|address|city|home|house|flat|school|team)s? (?:i've|i have|"
        r"i|we've|the user has) (?:ever )?(?:lived|worked|had|owned|been)"
-       r"|\b(?:what|which) (?:jobs|cars|pets|dogs|cats|addresses|homes|houses|flats|apartments|partners|employers|"
-       r"phones|schools|teams|gyms|banks|doctors|managers|bosses|hobbies) (?:have|has) (?:i|we|the user) (?:ever )?"
-       r"(?:had|owned|driven|lived in|worked (?:at|for)|been (?:to|on|with|at))\b"),
+       r"|\b(?:what|which|how many) (?:jobs|cars|pets|dogs|cats|addresses|homes|houses|flats|apartments|partners|"
+       r"employers|companies|cities|towns|countries|places|neighbourhoods|neighborhoods|phones|schools|teams|gyms|banks|"
+       r"doctors|managers|bosses|hobbies) (?:have|has|did) (?:i|we|the user) (?:ever )?"
+       r"(?:had|have|owned|own|driven|drive|lived in|live in|worked (?:at|for)|work (?:at|for)|been (?:to|on|with|at)"
+       r"|be (?:on|with|at))\b"),
     _m("historical", "asks a slot's value in the past",
        r"\b(?:what|where|who|which|how)\b[^,.?!;]{0,20}\b(?:was|were|did|had)\b[^,.?!;]{0,12}\b(?:i|my|the user|"
        r"the user'?s)\b[^,.?!;]{0,12}\b(?:" + _SLOT_WORD + r")\b"
@@ -235,6 +253,13 @@ MARKERS: tuple[Marker, ...] = (
        r"\bwho(?: is|'s|s| are|'re| was)? (?:(?:my|our|the user'?s) )(?:(?:closest|best|new|current|main|usual|"
        r"go_to|favourite|favorite) )*(?:" + _ROLE + r"|" + _PEOPLE_ONLY + r"|emergency contact|person for \w+|"
        r"people i work with)s?\b(?! \w+'s)(?=\W*(?:again|now|there|these days|at|for \w+|is|are|\?|$|,|\.| and))"),
+    # Any role, not only the ones listed: "who's my plumber", "who is our accountant now". A
+    # preference ("who's my favourite author") or a slot ("who's my bank") is no role.
+    _m("relationship", "asks who fills a role for the user (any role word)",
+       r"\bwho(?: is|'s|s| are|'re)? (?:my|our|the user'?s) (?!favou?rite\b|fave\b|(?:" + _SLOT_WORD + r")\b)"
+       r"(?:[a-z]+ )?[a-z]+(?<!ing)(?=\W*(?:again|now|these days|at the moment|currently|right now|\?|$))"),
+    _m("relationship", "asks how two are connected, in a clause",
+       r"\bhow (?P<obj>[^,.?!;]+?) (?:is|are|was|were) (?:connected|related|linked|acquainted)\b"),
     _m("relationship", "asks who someone's relative or partner is",
        r"\bwho(?: is|'s|s| was| are|'re| were) (?:[a-z]+'s|my \w+'s|the user'?s) (?:" + _ROLE + r"|" + _PEOPLE_ONLY +
        r")\b"),
@@ -261,6 +286,14 @@ MARKERS: tuple[Marker, ...] = (
        r"\banything (?:from|happen|happened|new|interesting|important|noteworthy|notable|going on|else happen)\b"
        r"|\b(?:summary|recap|rundown|overview|digest|roundup) (?:of|for) (?:the |my )?(?:this|last|the past|"
        r"yesterday|today|the week|the month|the weekend)\b"),
+    # -- search: one current fact, asked as such -------------------------------------------------------
+    # A present-tense ask of one fact ("where does my sister work", "what's my job now") is a plain
+    # search: it decides, so the classifier is not asked (it reads "my sister" as a relationship and
+    # a slot word as a past value). Any other head comes first.
+    _m("search", "asks for one current fact",
+       r"\bwhere (?:do|does) (?!(?:i|we|the user) (?:know|meet)\b)[\w' ]{1,25}? (?:live|work|stay|study)\b"
+       r"(?![^,.?!;]*\b(?:before|back then|used to)\b)"
+       r"|^(?=[^,.?!;]*\b(?:" + _SLOT_WORD + r")\b)[^,.?!;]*\b(?:now|currently|at present|right now)\b"),
     # -- entity: a summary of one named thing ------------------------------------------------------------
     _m("entity", "asks for a summary of someone or something named",
        r"\b(?:tell me|fill me in|remind me|talk to me)(?: everything| anything| a bit| more| something| all)? "
@@ -277,7 +310,8 @@ MARKERS: tuple[Marker, ...] = (
        + r"|\bwhat(?:'s| is) up with (?P<obj2>[^,.?!;]+?)" + _END + r"|\bwho even is (?P<obj3>[^,.?!;]+?)" + _END
        + r"|\bwho(?:'s| is) that (?P<obj4>[^,.?!;]+?) (?:you|i|we) (?:mentioned|talked about)\b"
        + r"|\bwhat do (?:i|we) know about (?P<obj5>(?!my |me\b|myself)[^,.?!;]+?)" + _END
-       + r"|\b(?:on file|stored|saved|noted) (?:for|about|on) (?P<obj6>[^,.?!;]+?)" + _END),
+       + r"|\b(?:on file|stored|saved|noted) (?:for|about|on) (?P<obj6>[^,.?!;]+?)" + _END
+       + r"|\b(?:summary|overview|profile|recap|background) (?:of|on) (?P<obj7>[^,.?!;]+?)" + _END),
     _m("entity", "asks what is known about someone or something named",
        r"\b(?:what|anything|everything|something|info|information|whatever|all) (?:do |did |have )?(?:you |u |we )?"
        r"(?:know |remember |have |got |recall )?(?:about|abt|on|re) (?P<obj>[^,.?!;]+?)" + _END),

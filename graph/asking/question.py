@@ -1,8 +1,9 @@
 """A question prepared for the router's rules: lower-cased, curly quotes made straight, and the words
 that must not count as markers masked: quoted titles ("find the recipe called 'what I used to
-cook'"), titles after a kind of work ("the movie Not Okay", "the page called My Goals") and
-hyphenated compounds ("not-so-secret", "goals-based", "decide-or-die"). Every step keeps the length,
-so a span found in the masked text is the same span of the original. Pure."""
+cook'"), titles after a kind of work ("the movie Not Okay", "the page called My Goals"), what a
+work is about ("the article about goal setting") and hyphenated compounds ("not-so-secret",
+"goals-based", "decide-or-die"). Every step keeps the length, so a span found in the masked text is
+the same span of the original. Pure."""
 from __future__ import annotations
 
 import re
@@ -18,6 +19,14 @@ _WORKS = (r"movie|film|song|album|book|novel|show|series|podcast|page|note|artic
 _TITLED = re.compile(r"\b(?i:" + _WORKS + r")(?i: called| named| titled)? ((?:[A-Z][\w']*)(?: [A-Z][\w']*)*)")
 _CALLED = re.compile(r"\b(?:called|named|titled) ((?:[A-Z][\w']*)(?: [A-Z][\w']*)*)")
 _HYPHENATED = re.compile(r"\b\w+(?:-\w+)+\b")
+# What a work is about names its subject, not an ask: "the article about goal setting I bookmarked",
+# "slides from my talk on decision trees". Masked up to the end of the phrase (a clause, an
+# exclusion, a window); a time after "on" ("the talk on Friday") is a window, not a subject.
+_SUBJECT = re.compile(r"\b(?:" + _WORKS + r"|episode|talk|slides|video|essay|paper|post|thread|lecture|newsletter)s? "
+                      r"(?:about|on) (?!(?:the )?(?:\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                      r"last|this|next|my|our|me|him|her|them|it)\b)"
+                      r"([^,.?!;]+?)(?=\s(?:i|we|you|that|which|who|but|except|other|and|or|from|for|by|in|at|last|"
+                      r"this|since|before|after|without|besides|apart|not)\b|[,.?!;]|$)")
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,8 @@ def prepare(raw: str) -> Question:
                 titles.append(m.span(1))
     for start, end in [*titles, *quoted]:
         masked = _blank(masked, start, end)
+    for m in _SUBJECT.finditer(masked):
+        masked = _blank(masked, *m.span(1))
     for m in _HYPHENATED.finditer(masked):
         masked = masked[:m.start()] + m.group().replace("-", MASK) + masked[m.end():]
     return Question(text=text, lower=lower, masked=masked, titles=tuple(sorted(set(titles))))

@@ -11,6 +11,8 @@ rules of docs/asking.md ("Routing"), from the markers (markers.py) and slots (sl
   the object: it goes to `also`.
 - A past tense on one of the user's slots with a window or "before" makes `historical` ("where was I
   living in 2019"); a past tense alone does not.
+- A present-tense ask of one fact ("where does my sister work", "what's my job now") decides
+  `search` when nothing else is asked, so the classifier is not asked; it is never a second ask.
 Pure: no I/O, deterministic."""
 from __future__ import annotations
 
@@ -88,8 +90,10 @@ def _names_a_thing(phrase: str) -> bool:
     if re.match(r"^(?:my|our|the user'?s) (?:" + PEOPLE + r")$", phrase, re.I):
         return True  # a person described uniquely: "tell me about my sister"
     if not phrase or _DETERMINER.match(phrase):
-        # "the Blue Door cafe": a determiner, then a name and the kind of place it is.
-        return bool(re.match(r"^the (?:[A-Z][\w']*\s?)+", phrase) and _PLACE_KINDS.search(phrase))
+        # "the Blue Door cafe": a determiner, then a name and the kind of place it is; "the
+        # Hendersons": a family by its name.
+        return bool((re.match(r"^the (?:[A-Z][\w']*\s?)+", phrase) and _PLACE_KINDS.search(phrase))
+                    or re.fullmatch(r"the [A-Z][\w']+s", phrase))
     words = phrase.split()
     if phrase[0].isupper() or re.match(r"^(?:dr|mr|mrs|ms|prof)\.? ", phrase, re.I):
         return True
@@ -167,6 +171,8 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
 
     first_at: dict[str, int] = {}
     for h in sorted(hits, key=lambda h: h.start):
+        if h.intent == "search":
+            continue  # a plain fact decides when nothing else asks; it is no second ask
         if h.intent != "historical" or h.marker.name in _PAST_MARKERS or h.intent in head_intents:
             first_at.setdefault(h.intent, h.start)
     if "historical" in head_intents:

@@ -39,6 +39,43 @@ def test_the_guides_questions_route_as_the_guide_says(question, intent):
     assert route(question).intent == intent, route(question).reasons
 
 
+# Phrasing classes the rules name (markers.py), each asked in words no labelled line uses.
+CLASSES = [
+    ("who's my florist", "relationship"), ("who is our babysitter now", "relationship"),
+    ("who's my favourite singer", "search"), ("who is my bank again", "search"),
+    ("remind me how Otto and I are related", "relationship"),
+    ("give me an overview of who I am", "about_me"), ("what do you remember about my life", "about_me"),
+    ("what's in my assistant profile", "about_me"), ("a short summary of Beatrix", "entity"),
+    ("what do we know about the Petersons", "entity"),
+    ("did they ever work out where the party is", "decision"), ("am I leaning towards selling the flat", "decision"),
+    ("what's the goal of this sprint", "search"), ("find that video about goal setting", "search"),
+    ("the talk on decision making I saved", "search"), ("have I been loving the new routine", "sentiment"),
+    ("what's Ana's take on the wedding plans", "sentiment"), ("where did I study originally", "historical"),
+    ("was I ever vegan", "historical"), ("which countries have I lived in", "historical"),
+    ("where does my dad work", "search"), ("what's my phone number now", "search"),
+]
+
+
+@pytest.mark.parametrize(("question", "intent"), CLASSES)
+def test_phrasing_classes_are_decided_by_the_rules(question, intent):
+    r = route(question)
+    # A plain search is decided by a marker of its own (a current fact) or by no marker of another intent.
+    decided = intent != "search" or any(x.startswith("search: asks") for x in r.reasons)
+    assert (r.intent, r.unsure) == (intent, not decided), r.reasons
+
+
+def test_a_current_fact_decides_only_where_nothing_else_asks():
+    for question in ("where does my dad work", "what's my phone number now"):
+        r = route(question)
+        assert (r.intent, r.unsure, r.reasons[0][:33]) == ("search", False, "search: asks for one current fact")
+    r = route("how do I feel about my job now")
+    assert r.intent == "sentiment" and "search" not in r.also
+    r = route("where did my sister work before she moved")
+    assert r.intent != "search" or r.unsure  # a past value is not a current fact
+    r = route("what did I decide about the talk on Friday")
+    assert (r.intent, r.slots.window) == ("decision", "on Friday")  # a time after "on" is no subject
+
+
 def test_modifiers_go_to_also_and_fill_the_slots():
     r = route("what happened last week except work stuff")
     assert (r.intent, r.also, r.slots.exclude, r.slots.window) == ("negation", ("temporal",), ("work stuff",),
