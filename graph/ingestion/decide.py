@@ -59,6 +59,11 @@ _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", 
                       "right", "for", "me", "user"})
 
 
+# Schedule words two events share without being the same thing.
+_SCHEDULE = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "every", "each",
+                       "daily", "weekly", "monthly", "am", "pm", "morning", "evening", "night", "week", "weekend"})
+
+
 def same_value(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return False
@@ -172,6 +177,13 @@ def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
     for k in known:
         if k.predicate is None and (normal(k.text) == normal(c.text) or (k.similarity or 0.0) >= NEAR_DUPLICATE):
             return Decision(NOOP, None, c, k, "the same memory is known")
+    if c.cue is None and c.recurrence:
+        # The same schedule of the same thing, worded anew ("choir on Wednesdays at 7pm" after
+        # "Choir every Wednesday at 7pm"): already known.
+        same = [k for k in known if k.predicate is None and k.recurrence and set(k.recurrence.split(";")) == set(
+            c.recurrence.split(";")) and _words(k) & words - _SCHEDULE]
+        if same:
+            return Decision(NOOP, None, c, same[-1], "the same schedule is known")
     if c.cue is not None:
         near = [k for k in known if k.predicate is None and k.memory_type == c.memory_type
                 and (_words(k) & words or (k.similarity or 0.0) >= NEAR)]
@@ -193,7 +205,7 @@ def _end(c: Candidate, known: Sequence[Known]) -> list[Decision]:
                              or "over" in c.text.lower())
     if target is None:
         return []
-    return [Decision(DELETE, SOFT, replace(c, sensitivity=_level(c, target)), target,
+    return [Decision(DELETE, SOFT, replace(c, sensitivity=_level(c, target), memory_type=target.memory_type), target,
                      "what it names has ended: archived")]
 
 
@@ -211,7 +223,8 @@ def _forget(c: Candidate, known: Sequence[Known], previous_text: str | None) -> 
         else:
             best = _best_match(about, known, prefer_events=False)
             targets = [best] if best else []
-    return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k)), k, "asked to forget it: erased")
+    return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k), memory_type=k.memory_type), k,
+                     "asked to forget it: erased")
             for k in targets]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import frame_claims
+from graph.ingestion.frames import ended, frame_claims
 from graph.ingestion.kinds import claimless_kind
 from graph.ingestion.model import (
     CUE_CORRECTION,
@@ -218,10 +218,14 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         if _STILL_FRIENDS.search(whole) and changed.about:
             out.append(Candidate(sentence, "entity", claim=Draft("user", "friend", changed.about[0]),
                                  start=start, end=start + len(sentence), rule="still friends"))
-    if not any(c.action == END or c.claim for c in out) and cues.ENDED.search(sentence) and not when.historical:
+    doc = docs.get(sentence)
+    worded = cues.ENDED.search(sentence) is not None
+    if not any(c.action == END or c.claim for c in out) and not when.historical and (
+            worded or (doc is not None and ended(doc))):
+        # "ended verb": the parse's main verb ends its object, the whole sentence is the ending.
         out.append(Candidate(sentence, "fact", action=END, cue=CUE_UPDATE,
                              about=tuple(content_words(sentence)), sensitivity=sensitivity, start=start,
-                             end=start + len(sentence), rule="ended"))
+                             end=start + len(sentence), rule="ended" if worded else "ended verb"))
     claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of)
     if claimless is not None:
         out.append(claimless)
@@ -399,7 +403,8 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
     has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
     # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
     # ("no landlord anymore, we bought a place").
-    said = _outside_ends(sentence, [c for c in out if c.action == END])
+    ends = [c for c in out if c.action == END]
+    said = "" if any(c.rule == "ended verb" for c in ends) else _outside_ends(sentence, ends)
     if when.recurrence or (cues.DEATH.search(sentence) and not when.historical):
         kind = "event"  # a loss is an event of its own, whatever else the sentence restates
     elif has_claim or not said:

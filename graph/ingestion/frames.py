@@ -53,13 +53,24 @@ VERBS: dict[str, dict[str, str]] = {
     "study": {"at": "studies_at"}, "attend": {"dobj": "studies_at"},
     "turn": {"dobj": "age"},
     "obsess": {"with": "likes"},
+    "stand": {"dobj": "likes"},  # "can't stand X" (negated only)
     # A value whose thing the message does not name: the decision finds the slot it changes.
     "switch": {"to": VALUE_ONLY}, "change": {"to": VALUE_ONLY}, "swap": {"to": VALUE_ONLY},
 }
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
-_ENDING = frozenset({"quit", "resign"})  # verbs whose value ends ("I quit my job at Acme")
+_ENDING = frozenset({"quit", "resign"})
+# Said of a thing only negated ("can't stand olives"): a dislike; said plainly ("I stand by it") no taste.
+_NEGATED_ONLY = frozenset({"stand"})
+# Verbs that link a subject to what it becomes, read as "X is Y" ("I've gone vegan", "she became a nurse").
+_LINKING = frozenset({"become", "go", "turn", "stay", "remain", "get"})
+# Verbs of a change whose new value may name no thing ("traded the Golf in", "moved my accounts over").
+_CHANGE = frozenset({"switch", "change", "swap", "upgrade", "trade", "replace", "move"})
+_EXPLETIVE = frozenset({"it", "that", "this"})
+# A date is never a place or an employer ("from Monday I'm on nights").
+_TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december today tomorrow tonight weekend""".split())  # verbs whose value ends ("I quit my job at Acme")
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
@@ -77,11 +88,25 @@ Anchor = Callable[[int], str | None]  # the subject the clause reading gives a c
 def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     """Claims in one parsed sentence; `offset` is the sentence's start in the message (people's
     spans are message offsets); `anchor` answers the subject for a verb that has none."""
+    found: list[Found] = []
+    for claim in _frames(doc, offset, people, anchor):
+        found.append(claim)
+        yield claim
+    if not any(f.draft.predicate is not None and f.draft.predicate != VALUE_ONLY for f in found):
+        yield from _changed_value(doc, offset, people, anchor, {f.draft.value.lower() for f in found})
+
+
+def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
         if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
             yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
+        elif tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in _LINKING:
+            parts = [c for c in tok.children if c.dep_ in ("acomp", "attr", "oprd")
+                     or (c.dep_ == "dobj" and c.lower_ in DIETS)]  # "gone vegan": parsed as an object
+            if parts:
+                yield from _copula(tok, parts, _subject(tok, offset, people, anchor))
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
                 t.pos_ in ("VERB", "AUX") for t in doc) and not _labels(tok):
             # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
@@ -90,8 +115,9 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
                 k.dep_ == "case" for k in c.children)), None)
             subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
             yield from _copula(tok, [tok], subject, implicit=True)
-        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in doc):
-            # "Still in Berlin, yeah", "now at Wise": a verbless place or employer of the clause's subject.
+        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP":
+            # "Still in Berlin, yeah", "now at Wise", "Originally from Galway, now living in Dublin": a
+            # verbless place or employer of the clause's subject (a verb under it has its own frame).
             yield from _copula(tok, [tok], anchor(tok.idx - doc[0].idx), implicit=True)
         elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
                                                    c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
@@ -117,6 +143,11 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     if subject is None:
         return
     negated = _negated(verb) or verb.lemma_.lower() in _ENDING
+    if verb.lemma_.lower() in _NEGATED_ONLY and not negated:
+        return
+    if verb.lemma_.lower() in ("move", "relocate") and any(
+            c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children):
+        return  # "moved my accounts over to Revolut": a thing moved, not where the subject lives
     for child in verb.children:
         slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
         if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
@@ -222,6 +253,8 @@ def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, r
 def _value(tok: Any, predicate: str) -> str | None:
     if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
         return None
+    if predicate in PROPER and (tok.lower_ in _TIME_WORDS or tok.ent_type_ in ("DATE", "TIME")):
+        return None
     if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
             and tok.lemma_.lower() not in INSTITUTIONS:
         return None
@@ -266,6 +299,8 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
             or (c.dep_ == "conj" and right.text == "&")  # "Moore & Partners"
         if c.i == right.i + 1 and joined:
             right = c
+        elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss":
+            right = c  # "St. Mary's": the name's own ending, no owner of anything after it
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
             right = obj.right_edge
@@ -325,3 +360,64 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
             people.mention(name)
             return name
     return None
+
+
+def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: set[str]) -> Iterator[Found]:
+    """A new value said with change wording and no thing named ("it's a Tesla Model 3 now", "I'm seeing
+    Dr. Nowak now", "moved my accounts over to Revolut"): a value only, of the main clause's subject;
+    the decision gives it the slot of the nearest known memory it would change, or drops it."""
+    text = doc.text.lower()
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return
+    verbs = [root, *(c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))]
+    change = any(v.lemma_.lower() in _CHANGE for v in verbs)
+    if not change and not any(t.lower_ in _NOW for t in doc) and "these days" not in text:
+        return
+    if any(t.dep_ == "aux" and t.lower_ in _UNREAL for t in doc):
+        return
+    for verb in verbs:
+        who = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if who is not None and who.lower_ in _EXPLETIVE:
+            subject: str | None = "user"  # "it's a Tesla now": said of the user's thing
+        else:
+            subject = _subject(verb, offset, people, anchor)
+        if subject is None:
+            continue
+        heads = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
+        heads += [_object(c) for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "on", "with", "at")]
+        heads += [_object(p) for c in verb.children if c.dep_ in ("advmod", "prt")
+                  for p in c.children if p.dep_ == "prep" and p.lower_ == "to"]  # "moved ... over to X"
+        for head in heads:
+            if head is None or not (head.pos_ == "PROPN" or any(ch.isdigit() for ch in head.text)):
+                continue
+            if head.lower_ in _TIME_WORDS or head.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL"):
+                continue
+            value = _phrase(head)
+            if value and value.lower() not in said and len(value.split()) <= 5:
+                yield _found(subject, VALUE_ONLY, value, head, "frame changed value")
+
+
+# Verbs that end what their object names, said done: "we sold the flat", "I've cancelled Netflix",
+# "ditched the gym", "I closed my Barclays account".
+_END_LEMMAS = frozenset({"sell", "cancel", "quit", "stop", "drop", "ditch", "dump", "close", "end", "terminate",
+                         "unsubscribe", "scrap", "abandon", "retire", "leave", "lose"})
+_GIVE_UP = {"give": ("up", "away"), "get": ("rid",), "shut": ("down",), "move": ("out",)}
+
+
+def ended(doc: Any) -> bool:
+    """Whether the sentence says, in the past or perfect, that its main verb ended something
+    ("sold", "have cancelled", "gave up", "got rid of"), not negated, not wished."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return False
+    for verb in [root, *(c for c in root.children if c.dep_ == "conj")]:
+        lemma = verb.lemma_.lower()
+        kids = list(verb.children)
+        if verb.tag_ not in ("VBD", "VBN") or any(c.dep_ == "neg" for c in kids) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in kids):
+            continue
+        if lemma in _END_LEMMAS or any(c.dep_ in ("prt", "acomp", "dobj", "advmod") and c.lower_ in _GIVE_UP.get(
+                lemma, ()) for c in kids):
+            return True
+    return False
