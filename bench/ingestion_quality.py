@@ -350,7 +350,8 @@ def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similar
            "| --- | ---: | ---: | ---: | ---: | ---: |"]
     first = [r for r in rows if not added(r)]
     later = [r for r in rows if added(r)]
-    for name, r in (("all", whole), (f"first {ORIGINAL} (u0001-u{ORIGINAL:04d})", evaluate(first, similarity, False, source)),
+    for name, r in (("all", whole),
+                    (f"first {ORIGINAL} (u0001-u{ORIGINAL:04d})", evaluate(first, similarity, False, source)),
                     ("added later", evaluate(later, similarity, False, source))):
         c, u = r["claims"], r["unruled"]
         out.append(f"| {name} | {r['lines']} | {pct(*r['ops'])} | {pct(c['matched'], c['derived'])} | "

@@ -60,7 +60,7 @@ VERBS: dict[str, dict[str, str]] = {
 # Their values name a place or an organisation: a proper noun, never "a new team" or "the gym".
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
-_ENDING = frozenset({"quit", "resign"})
+_ENDING = frozenset({"quit", "resign"})  # verbs whose value ends ("I quit my job at Acme")
 # Said of a thing only negated ("can't stand olives"): a dislike; said plainly ("I stand by it") no taste.
 _NEGATED_ONLY = frozenset({"stand"})
 # Verbs that link a subject to what it becomes, read as "X is Y" ("I've gone vegan", "she became a nurse").
@@ -70,7 +70,7 @@ _CHANGE = frozenset({"switch", "change", "swap", "upgrade", "trade", "replace", 
 _EXPLETIVE = frozenset({"it", "that", "this"})
 # A date is never a place or an employer ("from Monday I'm on nights").
 _TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
-june july august september october november december today tomorrow tonight weekend""".split())  # verbs whose value ends ("I quit my job at Acme")
+june july august september october november december today tomorrow tonight weekend""".split())
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
