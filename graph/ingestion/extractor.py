@@ -17,8 +17,8 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import ended, frame_claims
-from graph.ingestion.kinds import claimless_kind
+from graph.ingestion.frames import ended, frame_claims, wished_spans
+from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
     CUE_CORRECTION,
     CUE_UPDATE,
@@ -226,7 +226,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         out.append(Candidate(sentence, "fact", action=END, cue=CUE_UPDATE,
                              about=tuple(content_words(sentence)), sensitivity=sensitivity, start=start,
                              end=start + len(sentence), rule="ended" if worded else "ended verb"))
-    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of)
+    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of, docs)
     if claimless is not None:
         out.append(claimless)
     return out
@@ -243,12 +243,16 @@ def _type_of(predicate: str | None) -> str:
 def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
             context: Sequence[Message], mode: str, docs: Mapping[str, Any], before: str) -> list[rules.Found]:
     parsed: list[rules.Found] = []
+    wishes: list[tuple[int, int]] = []
     if mode != CLAIMS_LEXICAL:
         clauses = _clauses(sentence, start, people)
         doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
         parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
+        wishes = wished_spans(doc)
     lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED,
                               before=before)
+    # What a wish or a plan governs is no fact, whichever rule read it ("we plan to get a dog").
+    lexical = [f for f in lexical if not any(a <= sentence.find(f.draft.value) < b for a, b in wishes)]
     if not parsed:
         return lexical
     have = {_merge_key(f) for f in parsed}
@@ -399,7 +403,7 @@ def _relationship_change(sentence: str, start: int, people: People, sensitivity:
 
 
 def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
-               out: list[Candidate], kind_of: KindOf | None) -> Candidate | None:
+               out: list[Candidate], kind_of: KindOf | None, docs: Mapping[str, Any]) -> Candidate | None:
     has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
     # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
     # ("no landlord anymore, we bought a place").
@@ -412,6 +416,9 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
     else:
         times = find_times(said, message.at)
         found = claimless_kind(said, has_time=bool(times))
+        doc = docs.get(sentence) if said == sentence else None
+        if found is None and doc is not None:
+            found = parsed_kind(doc, moment=any(t.kind == "day" for t in times) or has_clock_time(said))
         if found is None and (when.effective_from or when.expires_at):
             found = "event"
         if kind_of is not None:

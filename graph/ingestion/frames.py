@@ -68,6 +68,13 @@ _LINKING = frozenset({"become", "go", "turn", "stay", "remain", "get"})
 # Verbs of a change whose new value may name no thing ("traded the Golf in", "moved my accounts over").
 _CHANGE = frozenset({"switch", "change", "swap", "upgrade", "trade", "replace", "move"})
 _EXPLETIVE = frozenset({"it", "that", "this"})
+# Verbs that put what they govern in a wish or a plan, not a fact: "I want to move to Lisbon", "hoping
+# to work at Google", "thinking of getting a dog".
+_WISH = frozenset({"want", "hope", "plan", "aim", "wish", "intend", "dream", "consider", "think", "try", "need",
+                   "wonder", "debate", "imagine", "mean", "apply",
+                   "hop"})  # the small model's lemma of "hoping"
+_CONDITION = frozenset({"before", "until", "till", "once", "if", "unless", "after", "when", "whenever"})
+_WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in Japan", not "I love living here"
 # A date is never a place or an employer ("from Monday I'm on nights").
 _TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
 june july august september october november december today tomorrow tonight weekend""".split())
@@ -127,6 +134,37 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
             yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
 
 
+def wished(tok: Any) -> bool:
+    """Whether `tok` stands in a clause a wish or plan governs ("want to live in X", "thinking of
+    moving to X"), up through open complements and the prepositions that carry them."""
+    for _ in range(6):
+        if tok.dep_ not in ("xcomp", "ccomp", "pcomp", "pobj", "prep", "conj") or tok.head is tok:
+            return False
+        tok = tok.head
+        lemma = tok.lemma_.lower()
+        if tok.pos_ not in ("VERB", "AUX") and tok.lower_.endswith("ing"):  # "thinking of ...", parsed a noun
+            lemma = tok.lower_[:-3].rstrip("n") if tok.lower_.endswith("nning") else tok.lower_[:-3]
+        elif tok.pos_ not in ("VERB", "AUX"):
+            continue
+        if lemma in _WISH or (lemma in _WISH_IF_UNREAL and any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in tok.children)):
+            return True
+    return False
+
+
+def conditional(tok: Any) -> bool:
+    """A present-tense clause that only sets a time or a condition ("before I turn 40", "once we move
+    to Leeds", "if I get the job at Globex"): it says what is not so yet."""
+    return tok.tag_ in ("VB", "VBP", "VBZ") and any(c.dep_ == "mark" and c.lower_ in _CONDITION for c in tok.children)
+
+
+def wished_spans(doc: Any) -> list[tuple[int, int]]:
+    """The character spans (in the sentence) of the clauses a wish, a plan or a condition governs."""
+    base = doc[0].idx if len(doc) else 0
+    return [(t.left_edge.idx - base, t.right_edge.idx + len(t.right_edge.text) - base)
+            for t in doc if t.pos_ in ("VERB", "AUX") and (wished(t) or conditional(t))]
+
+
 def _labels(tok: Any) -> bool:
     """A noun that labels what follows ("New dentist: Dr. Okafor"): no statement about its subject."""
     doc = tok.doc
@@ -134,7 +172,7 @@ def _labels(tok: Any) -> bool:
 
 
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
-    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children) or wished(verb) or conditional(verb):
         return
     frames = VERBS[verb.lemma_.lower()]
     if verb.lemma_.lower() == "grow" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
@@ -172,7 +210,8 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
 
 def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:
     """"X is Y" frames over the copula's `parts`; `implicit`: a verbless fragment, the part itself."""
-    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children):
+    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children) or wished(be) \
+            or conditional(be):
         return
     negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
