@@ -23,6 +23,7 @@ happens (trust gating, valid-time precedence, quarantine, conflicts) when it is 
   the previous message stored ("forget that")."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
@@ -53,6 +54,7 @@ from graph.ingestion.vocabulary import PREDICATES, SUCCESSORS
 
 NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
 NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
+NEAR_CLEAR, CLEAR_MARGIN = 0.4, 0.15  # a slot nearer than this and this far ahead of the next takes a value
 RESPELLED = 0.7  # how alike two spellings are for a correction to respell the known value ("Micheal", "Michael")
 _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", "just", "day", "week", "month",
                       "today", "morning", "cancelled", "canceled", "company", "place", "thing", "everywhere",
@@ -102,7 +104,7 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     if draft.predicate is None:
         resolved = _resolve_slot(c, known)
         if resolved is None:
-            return []
+            return _corrected_claimless(c, known)
         draft = resolved
         if draft.predicate in PREDICATES:  # "it's spelled Michael" corrects a name: a fact
             c = replace(c, memory_type=PREDICATES[draft.predicate].memory_type)
@@ -128,6 +130,9 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     wrong = next((k for k in current if c.previous and same_value(k.value, c.previous)), None)
     if wrong is not None:
         return [Decision(UPDATE, REPLACE, c, wrong, "a correction of the value said before", draft, not many)]
+    part = _part_corrected(c, known, draft.subject)
+    if part is not None:
+        return [part]
     if current and not many:
         target = current[-1]
         if c.cue == CUE_CORRECTION:
@@ -137,6 +142,37 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     if current:
         return [Decision(UPDATE, APPEND, c, current[-1], "another value of a multi-valued predicate", draft, False)]
     return [Decision(ADD, None, c, None, "nothing known for this subject and predicate", draft, not many)]
+
+
+def _part_corrected(c: Candidate, known: Sequence[Known], subject: str) -> Decision | None:
+    """A correction of one word of a known value ("my surname is Kowalski, not Kowalsky" after "Anna
+    Kowalsky"): that value, the word replaced."""
+    if not c.previous or c.cue != CUE_CORRECTION:
+        return None
+    wrong = re.compile(r"(?i)(?<!\w)" + re.escape(c.previous) + r"(?!\w)")
+    for k in reversed(known):
+        if k.predicate and k.value and k.subject and k.subject.lower() == subject.lower() and not k.historical \
+                and wrong.search(k.value) and not same_value(k.value, c.previous):
+            value = wrong.sub(c.claim.value if c.claim else c.previous, k.value)
+            draft = Draft(k.subject, k.predicate, value)
+            return Decision(UPDATE, REPLACE, replace(c, claim=draft, memory_type=k.memory_type), k,
+                            "a correction of part of the known value",
+                            draft, k.exclusive)
+    return None
+
+
+def _corrected_claimless(c: Candidate, known: Sequence[Known]) -> list[Decision]:
+    """A correction of what a memory without a claim says ("sorry, I meant Thursday not Tuesday" after
+    "Yoga every Tuesday at 6"): UPDATE replace of the known memory that names the wrong word."""
+    if not c.previous or c.cue != CUE_CORRECTION:
+        return []
+    wrong = re.compile(r"(?i)(?<!\w)" + re.escape(c.previous) + r"s?(?!\w)")
+    named = [k for k in known if k.predicate is None and wrong.search(k.text)]
+    if not named:
+        return []
+    target = max(named, key=lambda k: (k.similarity or 0.0, k.order))
+    return [Decision(UPDATE, REPLACE, replace(c, claim=None, memory_type=target.memory_type), target,
+                     "a correction of what the known memory says")]
 
 
 def _spelling(a: str, b: str) -> float:
@@ -161,9 +197,18 @@ def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
             respelt = max(spelt, key=lambda k: (_spelling(k.value or "", draft.value), k.order))
             return Draft(respelt.subject or draft.subject, respelt.predicate, draft.value)
     best = max(rivals, key=lambda k: (bool(_words(k) & words), k.similarity or 0.0, k.order), default=None)
-    if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR):
+    if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR or _clearly_nearest(best, rivals)):
         return None
     return Draft(draft.subject, best.predicate, draft.value)
+
+
+def _clearly_nearest(best: Known, rivals: Sequence[Known]) -> bool:
+    """Nearer than NEAR_CLEAR and well ahead of every other slot the value could change ("I go to Theo
+    for haircuts now" beside "My barber is Sam" and "I live in Bath")."""
+    sim = best.similarity or 0.0
+    second = max(((k.similarity or 0.0) for k in rivals if k is not best and k.predicate != best.predicate),
+                 default=0.0)
+    return sim >= NEAR_CLEAR and sim - second >= CLEAR_MARGIN
 
 
 def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
