@@ -194,7 +194,7 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     noun = _NOW_WORDS.sub("", noun)  # "my favourite band these days is ..."
     words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
     while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
-                                 "second", "older", "younger", "little", "big"):
+                                 "second", "older", "younger", "little", "big", "go-to", "local", "trusty"):
         words = words[1:]
     if not words:
         return None

@@ -254,9 +254,29 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     # What a wish or a plan governs is no fact, whichever rule read it ("we plan to get a dog").
     lexical = [f for f in lexical if not any(a <= sentence.find(f.draft.value) < b for a, b in wishes)]
     if not parsed:
-        return lexical
+        return _named(lexical, people)
     have = {_merge_key(f) for f in parsed}
-    return parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)]
+    return _named(parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)], people)
+
+
+def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
+    """"user's spouse" is the spouse the message names, when it names one ("my husband Dev works at
+    Deloitte"): claims keyed by the name, not by the role; the same claim twice once."""
+    names = {}
+    for p in people.persons:
+        if p.role and not p.name.startswith("user's"):
+            names.setdefault(f"user's {p.role}", set()).add(p.name)
+    out, seen = [], set()
+    for f in found:
+        named = names.get(f.draft.subject, set())
+        if len(named) == 1:
+            f = replace(f, draft=replace(f.draft, subject=next(iter(named))))
+        key = (f.draft.subject.lower(), f.draft.predicate, normal(f.draft.value))
+        if key in seen and f.draft.predicate is not None:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out
 
 
 def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.model import Draft
-from graph.ingestion.people import People, is_name
+from graph.ingestion.people import People, Person, is_name
 from graph.ingestion.text import clean_value
 from graph.ingestion.vocabulary import (
     DIETS,
@@ -74,6 +74,8 @@ _WISH = frozenset({"want", "hope", "plan", "aim", "wish", "intend", "dream", "co
                    "wonder", "debate", "imagine", "mean", "apply",
                    "hop"})  # the small model's lemma of "hoping"
 _CONDITION = frozenset({"before", "until", "till", "once", "if", "unless", "after", "when", "whenever"})
+_PAST_OWNED = frozenset({"old", "former", "late", "previous", "ex"})
+_HEDGES = frozenset({"maybe", "perhaps", "possibly", "probably", "almost", "nearly", "hopefully"})
 _WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in Japan", not "I love living here"
 # A date is never a place or an employer ("from Monday I'm on nights").
 _TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -95,7 +97,8 @@ Anchor = Callable[[int], str | None]  # the subject the clause reading gives a c
 def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     """Claims in one parsed sentence; `offset` is the sentence's start in the message (people's
     spans are message offsets); `anchor` answers the subject for a verb that has none."""
-    found: list[Found] = []
+    found: list[Found] = list(_named_owned(doc, offset, people))
+    yield from found
     for claim in _frames(doc, offset, people, anchor):
         found.append(claim)
         yield claim
@@ -104,6 +107,7 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
 
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    yield from _as_my(doc, offset, people, anchor)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
@@ -154,8 +158,12 @@ def wished(tok: Any) -> bool:
 
 def conditional(tok: Any) -> bool:
     """A present-tense clause that only sets a time or a condition ("before I turn 40", "once we move
-    to Leeds", "if I get the job at Globex"): it says what is not so yet."""
-    return tok.tag_ in ("VB", "VBP", "VBZ") and any(c.dep_ == "mark" and c.lower_ in _CONDITION for c in tok.children)
+    to Leeds", "if I get the job at Globex"), or a hedged one ("maybe we'll move to Spain", "I almost
+    moved to Berlin"): it says what is not so, or not yet."""
+    kids = list(tok.children)
+    if any(c.dep_ == "advmod" and c.lower_ in _HEDGES for c in kids):
+        return True
+    return tok.tag_ in ("VB", "VBP", "VBZ") and any(c.dep_ == "mark" and c.lower_ in _CONDITION for c in kids)
 
 
 def wished_spans(doc: Any) -> list[tuple[int, int]]:
@@ -338,7 +346,8 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
             or (c.dep_ == "conj" and right.text == "&")  # "Moore & Partners"
         if c.i == right.i + 1 and joined:
             right = c
-        elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss":
+        elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss" and (
+                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")):
             right = c  # "St. Mary's": the name's own ending, no owner of anything after it
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
@@ -460,3 +469,66 @@ def ended(doc: Any) -> bool:
                 lemma, ()) for c in kids):
             return True
     return False
+
+
+def _owned_noun(tok: Any) -> Any:
+    """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
+    candidates = [tok.head] if tok.dep_ in ("appos", "compound") else []
+    candidates += [c for c in tok.children if c.dep_ == "appos"]
+    for noun in candidates:
+        if noun.pos_ == "NOUN" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+            return noun
+    return None
+
+
+def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
+    """Who or what a name beside "my X" is ("my niece Ava", "Zoe, my flatmate, ..."): a relationship
+    (canonical role) or an open slot keyed by X; the name joins the message's people, so what the
+    sentence says next of them is theirs. Things the registry names (car, phone) are the patterns'."""
+    base = doc[0].idx
+    for tok in doc:
+        if tok.pos_ != "PROPN" or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
+            continue
+        noun = _owned_noun(tok)
+        if noun is None:
+            continue
+        name = _phrase(tok)
+        if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
+            continue
+        if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
+            continue  # "Milo (our old greyhound)": what the user had, not has
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        thing = thing_predicate(" ".join(words), {})
+        if thing is None:
+            continue
+        predicate, open_slot = thing
+        role = predicate if predicate in ROLES.values() else None
+        if not open_slot and role is None:
+            continue  # "my car, a Golf": a canonical thing, read by the owned-thing patterns
+        at = offset + tok.idx - base
+        if not people.known(name):
+            people.persons.append(Person(name, role, at, at + len(tok.text)))
+            people.persons.sort(key=lambda p: p.start)
+        yield Found(Draft("user", predicate, name), tok.idx - base, tok.idx - base + len(tok.text), "frame named owned")
+
+
+def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """ "Y as my X" ("I've got Vodafone as my carrier", "we use Zen as our broadband"): Y fills the
+    slot "my X" names, an open slot or the registry's predicate."""
+    for prep in doc:
+        if prep.lower_ != "as" or prep.dep_ != "prep" or (noun := _object(prep)) is None or noun.pos_ != "NOUN":
+            continue
+        if not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+            continue
+        verb = prep.head
+        value = next((c for c in verb.children if c.dep_ == "dobj"), None) if verb.pos_ in ("VERB", "AUX") else None
+        if value is None or not (value.pos_ == "PROPN" or any(ch.isdigit() for ch in value.text)):
+            continue
+        if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        thing = thing_predicate(" ".join(words), {})
+        subject = _subject(verb, offset, people, anchor)
+        if thing is None or subject is None:
+            continue
+        yield _found(subject, thing[0], _phrase(value), value, "frame as my")

@@ -15,7 +15,7 @@ _SENSITIVE = re.compile(
     r"pregnan\w*|ivf|miscarr\w*|fertility|trying\s+for\s+a\s+baby|doctor's\s+orders|gp\s+said|blood\s+pressure|"
     r"cholesterol|migraine|chronic|illness|disease|disorder|injur\w*|physio\w*|"
     r"salary|salaries|paid\s+\d|make\s+(?:about\s+|around\s+)?[£$€]?\d+k?|earn\w*|debt\w*|loan|mortgage|overdraft|"
-    r"bankrupt\w*|broke\b|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
+    r"bankrupt\w*|broke\b(?!\s+down)|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
     r"money\s+(?:trouble|problems|worries)|\d+k\s+(?:a|per)\s+year|before\s+tax|"
     r"died|dying|death|passed\s+away|passed|funeral|grie\w*|bereave\w*|mourning|lost\s+(?:my|our)|"
     r"broke\s+up|split\s+up|divorc\w*|separated|"

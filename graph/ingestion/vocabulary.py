@@ -112,4 +112,4 @@ great good bad fine ok okay nice lovely awful terrible horrible amazing brillian
 broken down up out off on busy free full empty late early new old same different mush dead alive gone away back home
 sick ill tired done over still now again too very really so just great-ish slow fast cheap expensive big small huge
 tiny right wrong true false annoying weird funny cute sweet crazy mad angry sad happy glad sorry sure safe fine
-anymore always never sometimes""".split())
+anymore always never sometimes one not nothing none no nobody something someone somewhere anything anyone""".split())
