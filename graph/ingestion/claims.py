@@ -198,6 +198,9 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
         words = words[1:]
     if not words:
         return None
+    if len(words) > 1 and words[0] in ("absolute", "all-time", "top", "very", "ultimate") and words[1] in (
+            "favorite", "fav"):
+        words = words[1:]  # "my absolute favourite food"
     if words[0] in ("favorite", "fav"):
         return (FAVORITE_PREFIX + "_".join(words[1:]), True) if len(words) > 1 else None
     phrase = " ".join(words)

@@ -23,14 +23,17 @@ from graph.ingestion.model import Draft
 from graph.ingestion.people import People, Person, is_name
 from graph.ingestion.text import clean_value
 from graph.ingestion.vocabulary import (
+    DEVICE_WORDS,
     DIETS,
     INSTITUTIONS,
     JOB_HEADS,
     LANGUAGES,
     NATIONALITIES,
     NOT_VALUES,
+    PHONE_BRANDS,
     ROLES,
     SCHOOLS,
+    VEHICLE_MAKES,
 )
 
 VALUE_ONLY = "value only"
@@ -108,6 +111,7 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     yield from _as_my(doc, offset, people, anchor)
+    yield from _owned_product(doc, offset, people, anchor)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
@@ -532,3 +536,49 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         if thing is None or subject is None:
             continue
         yield _found(subject, thing[0], _phrase(value), value, "frame as my")
+
+
+_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type"})
+
+
+def _product(tok: Any) -> tuple[str, str] | None:
+    """(predicate, value) when the noun phrase `tok` heads names a vehicle or a device by its make or
+    kind ("a 2019 Honda Civic", "a Vespa", "my new MacBook Air", "a Pixel 8"), else None."""
+    start, end = _phrase_span(tok)
+    span = [t for t in tok.doc[start:end] if not (t.like_num and len(t.text) == 4)]  # "2019": a model year
+    words = [t.lower_ for t in span]
+    if not words:
+        return None
+    value = clean_value("".join(t.text_with_ws for t in span).strip())
+    if not value or value.lower() in NOT_VALUES:
+        return None
+    if any(w in VEHICLE_MAKES for w in words):
+        return "car", value
+    if words[0].startswith(PHONE_BRANDS) and tok.pos_ == "PROPN":
+        return "phone", value
+    if any(w in DEVICE_WORDS for w in words) and tok.pos_ == "PROPN":
+        return "device", value
+    return None
+
+
+def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """A vehicle or device the user has, uses or got ("I have a 2019 Honda Civic", "I ride a Vespa to
+    work", "typing this on my new MacBook Air"): the registry's car, phone or device."""
+    for tok in doc:
+        if tok.pos_ not in ("PROPN", "NOUN"):
+            continue
+        head = tok.head
+        owned = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.children)
+        if tok.dep_ == "dobj" and head.pos_ in ("VERB", "AUX") and head.lemma_.lower() in _OWN:
+            verb = head
+        elif owned and tok.dep_ == "pobj" and head.head.pos_ in ("VERB", "AUX"):
+            verb = head.head
+        else:
+            continue
+        if _negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        found = _product(tok)
+        subject = "user" if owned else _subject(verb, offset, people, anchor)
+        if found is not None and subject is not None:
+            yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])

@@ -71,6 +71,11 @@ ferret horse pony goldfish fish""".split())
 DEVICE_WORDS = frozenset("""ipad iphone kindle thinkpad macbook laptop tablet chromebook pixel galaxy surface switch
 playstation ps5 ps4 xbox watch fitbit garmin e-reader kobo remarkable oura airpods
 headphones desktop pc mac imac""".split())
+# Car and motorbike makes: "I have a 2019 Honda Civic", "I ride a Vespa" name the user's vehicle.
+VEHICLE_MAKES = frozenset("""toyota honda ford vw volkswagen bmw audi mercedes mercedes-benz tesla nissan hyundai kia
+skoda seat cupra renault peugeot citroen citroën fiat volvo mazda subaru mini jeep porsche lexus jaguar vauxhall opel
+dacia suzuki mitsubishi chevrolet chevy dodge polestar byd alfa lancia saab smart vespa yamaha ducati harley kawasaki
+triumph""".split())
 PHONE_BRANDS = ("iphone", "pixel", "galaxy", "samsung", "oneplus", "nokia", "xiaomi", "motorola", "fairphone")
 LANGUAGES = frozenset("""english german french spanish italian portuguese dutch mandarin cantonese chinese japanese
 korean arabic hindi urdu bengali punjabi russian polish czech slovak hungarian romanian greek turkish swedish
