@@ -262,7 +262,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
 def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
     """"user's spouse" is the spouse the message names, when it names one ("my husband Dev works at
     Deloitte"): claims keyed by the name, not by the role; the same claim twice once."""
-    names = {}
+    names: dict[str, set[str]] = {}
     for p in people.persons:
         if p.role and not p.name.startswith("user's"):
             names.setdefault(f"user's {p.role}", set()).add(p.name)
