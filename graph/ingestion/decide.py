@@ -50,7 +50,7 @@ from graph.ingestion.model import (
 )
 from graph.ingestion.sensitivity import sensitivity_of
 from graph.ingestion.text import content_words, normal
-from graph.ingestion.vocabulary import PREDICATES, SUCCESSORS
+from graph.ingestion.vocabulary import PHONE_BRANDS, PREDICATES, SUCCESSORS, VEHICLE_MAKES
 
 NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
 NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
@@ -61,6 +61,7 @@ _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", 
                       "right", "for", "me", "user"})
 
 
+_QUALIFIERS = VEHICLE_MAKES | frozenset(PHONE_BRANDS) | {"dr", "mr", "mrs", "ms", "mx", "prof", "apple", "google"}
 # Schedule words two events share without being the same thing.
 _SCHEDULE = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "every", "each",
                        "daily", "weekly", "monthly", "am", "pm", "morning", "evening", "night", "week", "weekend"})
@@ -70,7 +71,12 @@ def same_value(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return False
     x, y = normal(a), normal(b)
-    return x == y or x.rstrip("s") == y.rstrip("s")
+    if x == y or x.rstrip("s") == y.rstrip("s"):
+        return True
+    # One said with its make or title, the other without ("the Golf" and "VW Golf", "Lee" and "Dr. Lee").
+    short, long_ = sorted((x.split(), y.split()), key=len)
+    extra = long_[: len(long_) - len(short)]
+    return bool(short) and long_[len(extra):] == short and all(w.rstrip(".") in _QUALIFIERS for w in extra)
 
 
 def _words(k: Known) -> set[str]:
@@ -101,6 +107,12 @@ def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) ->
 def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool]) -> list[Decision]:
     draft = c.claim
     assert draft is not None
+    if draft.subject.startswith("user's "):
+        # "my brother moved to Canada" with "My brother is Omar" known: Omar's claim.
+        named = _current(known, "user", (draft.subject.removeprefix("user's "),))
+        if len({normal(k.value or "") for k in named}) == 1 and named[-1].value:
+            draft = Draft(named[-1].value, draft.predicate, draft.value)
+            c = replace(c, claim=draft)
     if draft.predicate is None:
         resolved = _resolve_slot(c, known)
         if resolved is None:

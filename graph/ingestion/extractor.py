@@ -17,7 +17,7 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import ended, frame_claims, wished_spans
+from graph.ingestion.frames import ended, frame_claims, negated_spans, wished_spans
 from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
     CUE_CORRECTION,
@@ -244,15 +244,21 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
             context: Sequence[Message], mode: str, docs: Mapping[str, Any], before: str) -> list[rules.Found]:
     parsed: list[rules.Found] = []
     wishes: list[tuple[int, int]] = []
+    denied: list[tuple[int, int]] = []
     if mode != CLAIMS_LEXICAL:
         clauses = _clauses(sentence, start, people)
         doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
         parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
         wishes = wished_spans(doc)
+        denied = negated_spans(doc)
     lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED,
                               before=before)
     # What a wish or a plan governs is no fact, whichever rule read it ("we plan to get a dog").
     lexical = [f for f in lexical if not any(a <= sentence.find(f.draft.value) < b for a, b in wishes)]
+    # A pattern that read past a negation states the opposite ("I didn't get the job at Google"); what
+    # the patterns read as negated themselves (an ending, a dislike, "can't eat shellfish") stays.
+    lexical = [f for f in lexical if f.negated or f.draft.predicate in ("dislikes", "allergy", "diet", None)
+               or not any(a <= sentence.find(f.draft.value) < b for a, b in denied)]
     if not parsed:
         return _named(lexical, people)
     have = {_merge_key(f) for f in parsed}

@@ -111,6 +111,8 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     yield from _as_my(doc, offset, people, anchor)
+    yield from _job_at(doc, offset, people, anchor)
+    yield from _is_home(doc)
     yield from _owned_product(doc, offset, people, anchor)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
@@ -168,6 +170,13 @@ def conditional(tok: Any) -> bool:
     if any(c.dep_ == "advmod" and c.lower_ in _HEDGES for c in kids):
         return True
     return tok.tag_ in ("VB", "VBP", "VBZ") and any(c.dep_ == "mark" and c.lower_ in _CONDITION for c in kids)
+
+
+def negated_spans(doc: Any) -> list[tuple[int, int]]:
+    """The character spans (in the sentence) of negated clauses ("I didn't get the job at Google")."""
+    base = doc[0].idx if len(doc) else 0
+    return [(t.left_edge.idx - base, t.right_edge.idx + len(t.right_edge.text) - base)
+            for t in doc if t.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in t.children)]
 
 
 def wished_spans(doc: Any) -> list[tuple[int, int]]:
@@ -341,7 +350,9 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
     """The token span of `_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
-        if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
+        named = c.pos_ == "PROPN" and c.text[:1].isupper() and c.dep_ == "compound"  # "New York", "Old Street"
+        if (c.lower_ in _NOT_PART and not named) or not (
+                c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
             break
         left = c.left_edge if c.left_edge.dep_ in (*_MODIFIERS, "poss") or c.dep_ == "poss" else c
     right = tok
@@ -582,3 +593,36 @@ def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Ite
         subject = "user" if owned else _subject(verb, offset, people, anchor)
         if found is not None and subject is not None:
             yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])
+
+
+_JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract"})
+
+
+def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """A job at a place is work there, whoever got, took or started it ("Nadia got a job at the BBC",
+    "I accepted a position with Arup")."""
+    for noun in doc:
+        if noun.lemma_.lower() not in _JOBS or noun.pos_ != "NOUN" or noun.dep_ not in ("dobj", "attr", "pobj"):
+            continue
+        verb = noun.head if noun.dep_ != "pobj" else noun.head.head
+        if verb.pos_ not in ("VERB", "AUX") or _negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        subject = _subject(verb, offset, people, anchor)
+        for prep in noun.children:
+            if subject is not None and prep.dep_ == "prep" and prep.lower_ in ("at", "with") and (
+                    obj := _object(prep)) is not None:
+                yield from _values(subject, "works_at", obj, False, verb, "frame job at")
+
+
+def _is_home(doc: Any) -> Iterator[Found]:
+    """ "Lisbon is (still) home": where the user lives."""
+    for be in doc:
+        if be.lemma_ != "be" or be.dep_ != "ROOT" or _negated(be):
+            continue
+        place = next((c for c in be.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
+        home = next((c for c in be.children if c.dep_ in ("attr", "advmod", "acomp") and c.lower_ == "home"
+                     and not any(k.dep_ in ("poss", "prep") and k.lower_ not in ("my", "our") for k in c.children)),
+                    None)  # not "Berlin is home to many artists"
+        if place is not None and home is not None and (value := _value(place, "lives_in")) is not None:
+            yield _found("user", "lives_in", value, place, "frame is home")
