@@ -175,7 +175,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     if cues.hearsay(sentence):
         return "what someone else said"
     offset = 0
-    if cues.is_hypothetical(sentence):
+    if cues.is_hypothetical(sentence) and not _instruction(docs.get(sentence)):
         rest, offset = cues.strip_hypothetical(sentence)
         if not offset:
             return "a hypothetical"
@@ -230,6 +230,13 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     if claimless is not None:
         out.append(claimless)
     return out
+
+
+def _instruction(doc: Any) -> bool:
+    """ "If the light blinks, reset it and ...": a condition and what to do then (a procedure), not a
+    hypothetical; its main verb is a bare imperative."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
+    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children)
 
 
 def _type_of(predicate: str | None) -> str:

@@ -440,6 +440,8 @@ def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: 
     if any(t.dep_ == "aux" and t.lower_ in _UNREAL for t in doc):
         return
     for verb in verbs:
+        if wished(verb) or conditional(verb):
+            continue
         who = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if who is not None and who.lower_ in _EXPLETIVE:
             subject: str | None = "user"  # "it's a Tesla now": said of the user's thing
@@ -536,8 +538,13 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         if not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
             continue
         verb = prep.head
-        value = next((c for c in verb.children if c.dep_ == "dobj"), None) if verb.pos_ in ("VERB", "AUX") else None
-        if value is None or not (value.pos_ == "PROPN" or any(ch.isdigit() for ch in value.text)):
+        if verb.dep_ == "dobj" and verb.pos_ in ("NOUN", "PROPN"):  # "as my X" parsed under the object
+            value, verb = verb, verb.head
+        else:
+            value = next((c for c in verb.children if c.dep_ == "dobj"), None) if verb.pos_ in ("VERB", "AUX") \
+                else None
+        if value is None or not (value.pos_ == "PROPN" or any(ch.isdigit() for ch in value.text)
+                                 or (value.text[:1].isupper() and value.i > 0)):  # "Smarty", tagged a noun
             continue
         if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
             continue
@@ -565,9 +572,10 @@ def _product(tok: Any) -> tuple[str, str] | None:
         return None
     if any(w in VEHICLE_MAKES for w in words):
         return "car", value
-    if words[0].startswith(PHONE_BRANDS) and tok.pos_ == "PROPN":
+    named = any(t.pos_ == "PROPN" or t.text[:1].isupper() for t in span)
+    if words[0].startswith(PHONE_BRANDS) and named:
         return "phone", value
-    if any(w in DEVICE_WORDS for w in words) and tok.pos_ == "PROPN":
+    if any(w in DEVICE_WORDS for w in words) and named:
         return "device", value
     return None
 
@@ -605,11 +613,15 @@ def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
         if noun.lemma_.lower() not in _JOBS or noun.pos_ != "NOUN" or noun.dep_ not in ("dobj", "attr", "pobj"):
             continue
         verb = noun.head if noun.dep_ != "pobj" else noun.head.head
+        if verb.lemma_.lower() in _ENDING | _END_LEMMAS:
+            continue  # "I quit my job at Acme": an ending (the verb frames')
         if verb.pos_ not in ("VERB", "AUX") or _negated(verb) or wished(verb) or conditional(verb) or any(
                 c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
             continue
         subject = _subject(verb, offset, people, anchor)
-        for prep in noun.children:
+        # "a job at X", or "got a job at X" with the place on the verb
+        preps = [*noun.children, *(verb.children if noun.dep_ == "dobj" else ())]
+        for prep in preps:
             if subject is not None and prep.dep_ == "prep" and prep.lower_ in ("at", "with") and (
                     obj := _object(prep)) is not None:
                 yield from _values(subject, "works_at", obj, False, verb, "frame job at")
