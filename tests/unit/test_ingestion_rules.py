@@ -313,3 +313,13 @@ def test_a_day_said_to_the_assistant_is_no_event(text):
 def test_a_change_that_begins_on_a_day_starts_then():
     [c] = extract(Message("user", "I start at Monzo on the 1st of June.", AT)).candidates
     assert c.effective_from == date(2026, 6, 1)
+
+
+@pytest.mark.parametrize("text, level", [
+    ("Grandpa has Parkinson's now", "sensitive"), ("we can't afford the school trip", "sensitive"),
+    ("I got made redundant in March", "sensitive"), ("Ramadan starts soon, so I'm fasting", "sensitive"),
+    ("I had a stroke of luck at the casino", "normal"), ("Bi-weekly planning on Mondays", "normal"),
+])
+def test_sensitivity_by_category_not_by_the_exact_word(text, level):
+    from graph.ingestion.sensitivity import sensitivity_of
+    assert sensitivity_of(text) == level
