@@ -12,6 +12,7 @@ import pytest
 from graph.ingestion.decide import decide_message
 from graph.ingestion.extractor import CLAIMS_PARSED, extract
 from graph.ingestion.model import Candidate, Draft, Known, Message
+from graph.ingestion.sensitivity import sensitivity_of
 
 AT = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
 
@@ -321,5 +322,4 @@ def test_a_change_that_begins_on_a_day_starts_then():
     ("I had a stroke of luck at the casino", "normal"), ("Bi-weekly planning on Mondays", "normal"),
 ])
 def test_sensitivity_by_category_not_by_the_exact_word(text, level):
-    from graph.ingestion.sensitivity import sensitivity_of
     assert sensitivity_of(text) == level
