@@ -26,7 +26,8 @@ _OTHER_TELLS = re.compile(r"(?i)\b(?:told\s+me|said\s+that|says\s+that|apparentl
 
 UPDATE_WORDS = re.compile(r"(?i)\b(?:now|these\s+days|nowadays|finally|switched|switching|moved|moving|relocated|"
                           r"relocating|no\s+longer|from\s+now\s+on|anymore|any\s+more|instead|new|just\s+started|"
-                          r"joined|joining|changed|starting|started|got\s+a\s+new|since|went\s+with|then)\b")
+                          r"joined|joining|changed|starting|started|got\s+a\s+new|since|went\s+with|then|postponed|"
+                          r"rescheduled|pushed\s+back|brought\s+forward|delayed|bumped)\b")
 CORRECTION_WORDS = re.compile(r"(?i)\b(?:actually|i\s+meant|meant|sorry|oops|whoops|my\s+bad|you\s+had|misheard|"
                               r"mistyped|typo|not\s+\S+\s+after\s+all|after\s+all|correction|no\s+wait|wait,|i\s+said\s+"
                               r"\S+\s+but|is\s+spelled|spelt|spelled|it's\s+spelled|you\s+got\s+\S+\s+wrong|wrong)\b|"

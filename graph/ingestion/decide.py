@@ -32,6 +32,7 @@ from graph.core.vocab import SENSITIVITIES
 from graph.ingestion.model import (
     ADD,
     APPEND,
+    CHANGE_ONLY,
     CUE_APPEND,
     CUE_CORRECTION,
     DELETE,
@@ -96,7 +97,13 @@ def decide(candidate: Candidate, known: Sequence[Known], multi: Callable[[str], 
         return _end(candidate, known)
     if candidate.claim is not None:
         return _claimed(candidate, known, multi)
-    return [_claimless(candidate, known)]
+    decision = _claimless(candidate, known)
+    if candidate.rule == CHANGE_ONLY:
+        # Change wording with no kind of its own: an update of the near known memory, or nothing.
+        if decision.op != UPDATE or decision.target is None:
+            return []
+        return [replace(decision, candidate=replace(candidate, memory_type=decision.target.memory_type))]
+    return [decision]
 
 
 def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) -> list[Known]:
@@ -242,7 +249,7 @@ def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
         if same:
             return Decision(NOOP, None, c, same[-1], "the same schedule is known")
     if c.cue is not None:
-        near = [k for k in known if k.predicate is None and k.memory_type == c.memory_type
+        near = [k for k in known if k.predicate is None and (k.memory_type == c.memory_type or c.rule == CHANGE_ONLY)
                 and (_words(k) & words or (k.similarity or 0.0) >= NEAR)]
         if near:
             target = max(near, key=lambda k: (len(_words(k) & words), k.similarity or 0.0, k.order))

@@ -20,6 +20,7 @@ from graph.ingestion import cues
 from graph.ingestion.frames import ended, frame_claims, negated_spans, wished_spans
 from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
+    CHANGE_ONLY,
     CUE_CORRECTION,
     CUE_UPDATE,
     END,
@@ -456,6 +457,13 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
             found = "event"
         if kind_of is not None:
             found = kind_of(sentence, found)
+        if found is None and cue in (CUE_UPDATE, CUE_CORRECTION) and len(content_words(said)) >= 2:
+            # No kind, but change wording ("the offsite is postponed to May"): what it changes decides,
+            # when a near known memory is there; alone it is dropped (decide.py).
+            return Candidate(sentence, "fact", cue=cue, historical=when.historical, sensitivity=sensitivity,
+                             effective_from=when.effective_from, expires_at=when.expires_at, recurrence=None,
+                             about=tuple(content_words(sentence)), start=start, end=start + len(sentence),
+                             rule=CHANGE_ONLY)
         if found is None:
             return None
         kind = found

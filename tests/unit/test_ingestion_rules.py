@@ -290,6 +290,10 @@ def test_changed_values_corrections_and_schedules_meet_what_is_known():
     [d] = decide_message(extract(Message("user", "my brother moved to Quito", AT)).candidates,
                          lambda c: [omar], lambda p: p == "brother", None)
     assert d.claim == Draft("Omar", "lives_in", "Quito")
+    # Change wording with no kind of its own updates the near known memory, and alone is nothing.
+    offsite = known(8, "Company offsite in June.", memory_type="event")
+    assert decided("the offsite got pushed back to September", [offsite]) == [("UPDATE", "supersede", "k8")]
+    assert decided("the offsite got pushed back to September", []) == []
     # Ended in the past tense of an ending verb, whatever the verb: archived, not stored as new.
     box = known(7, "We get a veg box from Abel & Cole.", memory_type="fact")
     assert decided("We've ditched the veg box.", [box]) == [("DELETE", "soft", "k7")]
