@@ -452,7 +452,8 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
         found = claimless_kind(said, has_time=bool(times))
         doc = docs.get(sentence) if said == sentence else None
         if found is None and doc is not None:
-            found = parsed_kind(doc, moment=any(t.kind == "day" for t in times) or has_clock_time(said))
+            ahead = any(t.kind == "day" and t.window.start > message.at.date() for t in times)
+            found = parsed_kind(doc, moment=ahead or has_clock_time(said))
         if found is None and (when.effective_from or when.expires_at):
             found = "event"
         if kind_of is not None:

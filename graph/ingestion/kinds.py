@@ -42,7 +42,7 @@ _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}(?::\
 
 
 def parsed_kind(doc: Any, *, moment: bool) -> str | None:
-    """The kind the parse gives a claimless sentence (`moment`: it names a day or a clock time)."""
+    """The kind the parse gives a claimless sentence (`moment`: it names a day to come or a clock time)."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
         return None
@@ -56,9 +56,14 @@ def parsed_kind(doc: Any, *, moment: bool) -> str | None:
         return "procedure"  # "when it shows E24, clean the filter and restart it"
     # Said to the assistant ("see you on Monday", "thanks, talk tomorrow"), or only whether the user is
     # free then: no event of the user's life.
-    addressed = any(t.lower_ in ("you", "thanks", "thx", "ty") for t in doc)
+    addressed = any(t.lower_ in ("you", "thanks", "thx", "ty", "happy", "merry") for t in doc)
     availability = any(t.dep_ == "acomp" and t.lower_ in _AVAILABILITY for t in doc)
-    if moment and not addressed and not availability and any(
+    # Of the user's own life: said of "I"/"we", of a thing (a noun), or of nobody (a fragment); not of
+    # a stranger by name ("Taylor Swift plays Wembley on the 20th") or the weather ("it rained").
+    who = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+    own = who is None or who.lower_ in ("i", "we") or (who.pos_ == "NOUN" and who.lower_ not in ("it", "this"))
+    past = root.tag_ == "VBD"  # what happened is commentary, not a plan ("work was rough")
+    if moment and own and not past and not addressed and not availability and any(
             t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop for t in doc):
         return "event"  # "Big presentation to the board on Tuesday!", "Flying to Boston on the 3rd"
     return None

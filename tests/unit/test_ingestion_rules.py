@@ -327,3 +327,9 @@ def test_a_change_that_begins_on_a_day_starts_then():
 ])
 def test_sensitivity_by_category_not_by_the_exact_word(text, level):
     assert sensitivity_of(text) == level
+
+
+@pytest.mark.parametrize("text", ["Happy Friday!", "It snowed all day on Sunday", "Beyoncé plays Cardiff on the 20th",
+                                  "Work was rough today"])
+def test_a_day_in_someone_elses_news_or_in_the_past_is_no_event(text):
+    assert extract(Message("user", text, AT)).candidates == ()
