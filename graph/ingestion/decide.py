@@ -11,13 +11,19 @@ happens (trust gating, valid-time precedence, quarantine, conflicts) when it is 
   single-valued predicate with another current value: UPDATE, `replace` when the wording corrects
   ("actually", "I meant", "X, not Y"), else `supersede` (a change over time). A multi-valued one
   with values known: UPDATE `append`. Otherwise ADD. "I used to ..." is history: ADD, never a
-  supersession. A predicate that succeeds another (spouse after partner) supersedes it.
+  supersession. A predicate that succeeds another (spouse after partner) supersedes it. Values
+  said with or without their make or title are the same ("the Golf", "VW Golf"). "user's brother"
+  is the brother a known relationship names. A correction of one word of a known value ("Schmidt,
+  not Schmitt") replaces that value with the word changed.
 - A value whose thing the message does not name ("I'm on Hoka Cliftons now") takes the slot of
-  the nearest known claim of the same subject it would change, or of the value a correction
-  names ("she's called Inge, not Ingeborg").
-- A memory without a claim: a near-identical known one is NOOP; with update, correction or append
-  wording, the nearest known one of the same kind that shares a word with it (or is close by
-  embedding) is UPDATE of it; a relationship change supersedes the known partner; else ADD.
+  the nearest known claim of the same subject it would change (a shared word, a close embedding,
+  or one clearly nearer than any other slot), or of the value a correction names ("she's called
+  Inge, not Ingeborg"); with none, it is nothing.
+- A memory without a claim: a near-identical known one, or one on the same schedule that shares a
+  word, is NOOP; with update, correction or append wording, the nearest known one of the same kind
+  that shares a word with it (or is close by embedding) is UPDATE of it ("X, not Y" replaces the one
+  that says Y); a relationship change supersedes the known partner; else ADD. Change wording with
+  no kind of its own updates a near known memory of any kind, or is nothing.
 - END (something the user had has ended): DELETE soft of the known memory it names; FORGET (a
   request): DELETE hard of each memory it names ("everything about Marco": all of them), or of what
   the previous message stored ("forget that")."""
