@@ -56,7 +56,7 @@ _INSTITUTION = r"(?:" + "|".join(sorted(INSTITUTIONS, key=len, reverse=True)) + 
 _ORG_LOWER = (r"[a-z][\w’'.-]*(?:\s+[a-z][\w’'.-]*){0,3}\s+" + _INSTITUTION + r"\b|[a-z][a-z0-9]{2,20}(?=\s+(?:before|"
               r"after|now|for|since|as|until|these)\b|\s*[,.!]|$)")
 _NP = r"[\w’'&+-]+(?:\s+[\w’'&+-]+){0,3}?"
-_STOP = (r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)\.(?=\s|$)|\s-\s|$)|"
+_STOP = (r"(?=\s*(?:[,;:!?()—–]|(?<!Dr)(?<!Mr)(?<!Ms)(?<!Mrs)(?<!St)(?<!Prof)(?<!\s[A-Z])\.(?=\s|$)|\s-\s|$)|"
          r"\s+(?:but|so|because|since|when|if|tbh|btw|lol|haha|though|and\s+(?:i|we|my|"
          r"she|he|they|it)\b|which|who|now|these\s+days|anymore|any\s+more|too|as\s+well|sometimes|especially|"
          r"at\s+the\s+moment|right\s+now|for\s+(?:me|now|the|reading|drawing|work|everything)|in\s+case|obviously|"
@@ -167,8 +167,10 @@ SENTENCE_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
 )
 
 # -- "my X is Y" and "Y is my X" ---------------------------------------------------------------------
-_OWNER = (r"(?P<o>(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s))|" + NAME
-          + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s))")
+# "the new X" is the user's too: what is new in a user's life is theirs ("the new landlord is Mr. Okoye").
+_ROLE = r"(?i:" + "|".join(re.escape(r) for r in sorted(ROLES, key=len, reverse=True)) + r")"
+_OWNER = (r"(?P<o>(?:(?i:my|our)\s+)" + _ROLE + r"(?:'s|’s)|(?i:mum|mom|dad|father|mother)(?:'s|’s)|"
+          r"(?i:my|our|his|her|their|(?:the\s+)?user(?:'s|’s)|the(?=\s+new\s))|" + NAME + r"(?:'s|’s))")
 _THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\s+)?[a-zA-Z][\w-]*"
           r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
@@ -192,10 +194,13 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     noun = _NOW_WORDS.sub("", noun)  # "my favourite band these days is ..."
     words = noun.lower().replace("favourite", "favorite").replace("fave", "fav").split()
     while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
-                                 "second", "older", "younger", "little", "big"):
+                                 "second", "older", "younger", "little", "big", "go-to", "local", "trusty"):
         words = words[1:]
     if not words:
         return None
+    if len(words) > 1 and words[0] in ("absolute", "all-time", "top", "very", "ultimate") and words[1] in (
+            "favorite", "fav"):
+        words = words[1:]  # "my absolute favourite food"
     if words[0] in ("favorite", "fav"):
         return (FAVORITE_PREFIX + "_".join(words[1:]), True) if len(words) > 1 else None
     phrase = " ".join(words)
@@ -273,17 +278,27 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
 
 def _owner(owner: str, people: People, at: int) -> str | None:
     o = owner.lower().replace("’", "'")
-    if o in ("my", "our") or o.removeprefix("the ") == "user's":
+    o = re.sub(r"^(?:my|our)\s+(?=\w+'s$)", "", o)  # "my mum's": the mother's
+    if o in ("my", "our", "the") or o.removeprefix("the ") == "user's":
         return "user"  # "the user's": how an agent writes down what the user said
     if o in ("his", "her", "their"):
         return people.pronoun(at)
-    name = re.sub(r"['’]s$", "", owner)
+    name = re.sub(r"['’]s$", "", re.sub(r"(?i)^(?:my|our)\s+", "", owner))
     if name.lower() in ROLES:
         return f"user's {ROLES[name.lower()]}"
     return name if people.known(name) else None
 
 
+# Where the user can be reached, by the address's own shape: "reach me at +44 7700 900123", "text me
+# on 0612 345 678", "email me at ana@example.org".
+_CONTACT = _c(r"(?i:\b(?:reach|contact|call|ring|text|whatsapp|message|ping|email|mail|find|get)\s+(?:me|us)\s+"
+              r"(?:at|on|via|through)\s+)(?P<v>\+?\d[\d ().-]{5,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
+
+
 def sentence_claims(sentence: str) -> Iterator[Found]:
+    for m in _CONTACT.finditer(sentence):
+        predicate = "email" if "@" in m["v"] else "phone_number"
+        yield Found(Draft("user", predicate, m["v"]), m.start(), m.end(), "contact " + predicate)
     for predicate, patterns in SENTENCE_RULES:
         for pattern in patterns:
             for m in pattern.finditer(sentence):
@@ -399,6 +414,7 @@ def spelled(sentence: str) -> Iterator[Found]:
 def correction_pair(sentence: str) -> tuple[str, str] | None:
     """ "X, not Y" / "Y not X" in a correction: (said now, said to be wrong)."""
     m = re.search(r"(?P<new>(?:(?:Dr|Mr|Mrs|Ms)\.\s+)?[A-Z][\w’'+-]*(?:\s+[A-Z][\w’'+-]*){0,2}|\d+|[a-z][\w’'+-]*)"
+                  r"(?:\s+(?i:with|spelled\s+with|spelt\s+with)\s+(?:a|an|two|double|one|no)\s+[\w’']+)?"  # "with a z"
                   r",?\s+(?i:not)\s+(?i:the\s+)?(?P<old>[\w’'.+-]+(?:\s+"
                   r"[\w’'.+-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:you|as|like|lol|whoops|my)\b)", sentence)
     if m is None:

@@ -26,7 +26,8 @@ _OTHER_TELLS = re.compile(r"(?i)\b(?:told\s+me|said\s+that|says\s+that|apparentl
 
 UPDATE_WORDS = re.compile(r"(?i)\b(?:now|these\s+days|nowadays|finally|switched|switching|moved|moving|relocated|"
                           r"relocating|no\s+longer|from\s+now\s+on|anymore|any\s+more|instead|new|just\s+started|"
-                          r"joined|joining|changed|starting|started|got\s+a\s+new|since|went\s+with|then)\b")
+                          r"joined|joining|changed|starting|started|got\s+a\s+new|since|went\s+with|then|postponed|"
+                          r"rescheduled|pushed\s+back|brought\s+forward|delayed|bumped)\b")
 CORRECTION_WORDS = re.compile(r"(?i)\b(?:actually|i\s+meant|meant|sorry|oops|whoops|my\s+bad|you\s+had|misheard|"
                               r"mistyped|typo|not\s+\S+\s+after\s+all|after\s+all|correction|no\s+wait|wait,|i\s+said\s+"
                               r"\S+\s+but|is\s+spelled|spelt|spelled|it's\s+spelled|you\s+got\s+\S+\s+wrong|wrong)\b|"
@@ -36,7 +37,7 @@ APPEND_WORDS = re.compile(r"(?i)\b(?:also|too|as\s+well|another|and\s+also|plus|
 
 # "forget that", "don't remember this", "delete what I told you about X", "scratch that".
 FORGET = re.compile(
-    r"(?i)\b(?:please\s+)?(?:forget|delete|remove|erase|wipe|scratch|drop|purge)\s+(?P<what>.*)$"
+    r"(?i)\b(?:please\s+)?(?:forget|delete|remove|erase|wipe|scratch|scrap|disregard|drop|purge)\s+(?P<what>.*)$"
     r"|\b(?:don't|do\s+not|dont|don’t|never)\s+(?:remember|store|save|keep|record|write\s+down|note\s+down|"
     r"log)\s+(?P<what2>.*)$"
     r"|\b(?:that's|that\s+is|this\s+is|it's)\s+(?:private|off\s+the\s+record|between\s+us),?\s+(?:so\s+)?"
@@ -118,7 +119,7 @@ def forget_request(sentence: str) -> tuple[str, bool] | None:
     what = (m["what"] or m["what2"] or m["what3"] or "").strip()
     if m["what"] is not None and re.match(r"(?i)^(?:me|you|him|her|us|them|my\s+password|the\s+password)\b", what):
         return None
-    if m["what"] is not None and not re.search(r"(?i)\b(?:forget|delete|remove|erase|wipe|scratch|purge)\b",
-                                                m.group()):
+    if m["what"] is not None and not re.search(
+            r"(?i)\b(?:forget|delete|remove|erase|wipe|scratch|scrap|disregard|purge)\b", m.group()):
         return None
     return what, bool(_SELF.match(what) or not what or re.match(r"(?i)^(?:please|pls|thanks)\W*$", what))

@@ -11,18 +11,25 @@ happens (trust gating, valid-time precedence, quarantine, conflicts) when it is 
   single-valued predicate with another current value: UPDATE, `replace` when the wording corrects
   ("actually", "I meant", "X, not Y"), else `supersede` (a change over time). A multi-valued one
   with values known: UPDATE `append`. Otherwise ADD. "I used to ..." is history: ADD, never a
-  supersession. A predicate that succeeds another (spouse after partner) supersedes it.
+  supersession. A predicate that succeeds another (spouse after partner) supersedes it. Values
+  said with or without their make or title are the same ("the Golf", "VW Golf"). "user's brother"
+  is the brother a known relationship names. A correction of one word of a known value ("Schmidt,
+  not Schmitt") replaces that value with the word changed.
 - A value whose thing the message does not name ("I'm on Hoka Cliftons now") takes the slot of
-  the nearest known claim of the same subject it would change, or of the value a correction
-  names ("she's called Inge, not Ingeborg").
-- A memory without a claim: a near-identical known one is NOOP; with update, correction or append
-  wording, the nearest known one of the same kind that shares a word with it (or is close by
-  embedding) is UPDATE of it; a relationship change supersedes the known partner; else ADD.
+  the nearest known claim of the same subject it would change (a shared word, a close embedding,
+  or one clearly nearer than any other slot), or of the value a correction names ("she's called
+  Inge, not Ingeborg"); with none, it is nothing.
+- A memory without a claim: a near-identical known one, or one on the same schedule that shares a
+  word, is NOOP; with update, correction or append wording, the nearest known one of the same kind
+  that shares a word with it (or is close by embedding) is UPDATE of it ("X, not Y" replaces the one
+  that says Y); a relationship change supersedes the known partner; else ADD. Change wording with
+  no kind of its own updates a near known memory of any kind, or is nothing.
 - END (something the user had has ended): DELETE soft of the known memory it names; FORGET (a
   request): DELETE hard of each memory it names ("everything about Marco": all of them), or of what
   the previous message stored ("forget that")."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
@@ -31,6 +38,7 @@ from graph.core.vocab import SENSITIVITIES
 from graph.ingestion.model import (
     ADD,
     APPEND,
+    CHANGE_ONLY,
     CUE_APPEND,
     CUE_CORRECTION,
     DELETE,
@@ -49,21 +57,33 @@ from graph.ingestion.model import (
 )
 from graph.ingestion.sensitivity import sensitivity_of
 from graph.ingestion.text import content_words, normal
-from graph.ingestion.vocabulary import PREDICATES, SUCCESSORS
+from graph.ingestion.vocabulary import PHONE_BRANDS, PREDICATES, SUCCESSORS, VEHICLE_MAKES
 
 NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
 NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
+NEAR_CLEAR, CLEAR_MARGIN = 0.4, 0.15  # a slot nearer than this and this far ahead of the next takes a value
 RESPELLED = 0.7  # how alike two spellings are for a correction to respell the known value ("Micheal", "Michael")
 _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", "just", "day", "week", "month",
                       "today", "morning", "cancelled", "canceled", "company", "place", "thing", "everywhere",
                       "right", "for", "me", "user"})
 
 
+_QUALIFIERS = VEHICLE_MAKES | frozenset(PHONE_BRANDS) | {"dr", "mr", "mrs", "ms", "mx", "prof", "apple", "google"}
+# Schedule words two events share without being the same thing.
+_SCHEDULE = frozenset({"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "every", "each",
+                       "daily", "weekly", "monthly", "am", "pm", "morning", "evening", "night", "week", "weekend"})
+
+
 def same_value(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return False
     x, y = normal(a), normal(b)
-    return x == y or x.rstrip("s") == y.rstrip("s")
+    if x == y or x.rstrip("s") == y.rstrip("s"):
+        return True
+    # One said with its make or title, the other without ("the Golf" and "VW Golf", "Lee" and "Dr. Lee").
+    short, long_ = sorted((x.split(), y.split()), key=len)
+    extra = long_[: len(long_) - len(short)]
+    return bool(short) and long_[len(extra):] == short and all(w.rstrip(".") in _QUALIFIERS for w in extra)
 
 
 def _words(k: Known) -> set[str]:
@@ -83,7 +103,13 @@ def decide(candidate: Candidate, known: Sequence[Known], multi: Callable[[str], 
         return _end(candidate, known)
     if candidate.claim is not None:
         return _claimed(candidate, known, multi)
-    return [_claimless(candidate, known)]
+    decision = _claimless(candidate, known)
+    if candidate.rule == CHANGE_ONLY:
+        # Change wording with no kind of its own: an update of the near known memory, or nothing.
+        if decision.op != UPDATE or decision.target is None:
+            return []
+        return [replace(decision, candidate=replace(candidate, memory_type=decision.target.memory_type))]
+    return [decision]
 
 
 def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) -> list[Known]:
@@ -94,10 +120,16 @@ def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) ->
 def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool]) -> list[Decision]:
     draft = c.claim
     assert draft is not None
+    if draft.subject.startswith("user's "):
+        # "my brother moved to Canada" with "My brother is Omar" known: Omar's claim.
+        named = _current(known, "user", (draft.subject.removeprefix("user's "),))
+        if len({normal(k.value or "") for k in named}) == 1 and named[-1].value:
+            draft = Draft(named[-1].value, draft.predicate, draft.value)
+            c = replace(c, claim=draft)
     if draft.predicate is None:
         resolved = _resolve_slot(c, known)
         if resolved is None:
-            return []
+            return _corrected_claimless(c, known)
         draft = resolved
         if draft.predicate in PREDICATES:  # "it's spelled Michael" corrects a name: a fact
             c = replace(c, memory_type=PREDICATES[draft.predicate].memory_type)
@@ -123,6 +155,9 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     wrong = next((k for k in current if c.previous and same_value(k.value, c.previous)), None)
     if wrong is not None:
         return [Decision(UPDATE, REPLACE, c, wrong, "a correction of the value said before", draft, not many)]
+    part = _part_corrected(c, known, draft.subject)
+    if part is not None:
+        return [part]
     if current and not many:
         target = current[-1]
         if c.cue == CUE_CORRECTION:
@@ -132,6 +167,37 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     if current:
         return [Decision(UPDATE, APPEND, c, current[-1], "another value of a multi-valued predicate", draft, False)]
     return [Decision(ADD, None, c, None, "nothing known for this subject and predicate", draft, not many)]
+
+
+def _part_corrected(c: Candidate, known: Sequence[Known], subject: str) -> Decision | None:
+    """A correction of one word of a known value ("my surname is Kowalski, not Kowalsky" after "Anna
+    Kowalsky"): that value, the word replaced."""
+    if not c.previous or c.cue != CUE_CORRECTION:
+        return None
+    wrong = re.compile(r"(?i)(?<!\w)" + re.escape(c.previous) + r"(?!\w)")
+    for k in reversed(known):
+        if k.predicate and k.value and k.subject and k.subject.lower() == subject.lower() and not k.historical \
+                and wrong.search(k.value) and not same_value(k.value, c.previous):
+            value = wrong.sub(c.claim.value if c.claim else c.previous, k.value)
+            draft = Draft(k.subject, k.predicate, value)
+            return Decision(UPDATE, REPLACE, replace(c, claim=draft, memory_type=k.memory_type), k,
+                            "a correction of part of the known value",
+                            draft, k.exclusive)
+    return None
+
+
+def _corrected_claimless(c: Candidate, known: Sequence[Known]) -> list[Decision]:
+    """A correction of what a memory without a claim says ("sorry, I meant Thursday not Tuesday" after
+    "Yoga every Tuesday at 6"): UPDATE replace of the known memory that names the wrong word."""
+    if not c.previous or c.cue != CUE_CORRECTION:
+        return []
+    wrong = re.compile(r"(?i)(?<!\w)" + re.escape(c.previous) + r"s?(?!\w)")
+    named = [k for k in known if k.predicate is None and wrong.search(k.text)]
+    if not named:
+        return []
+    target = max(named, key=lambda k: (k.similarity or 0.0, k.order))
+    return [Decision(UPDATE, REPLACE, replace(c, claim=None, memory_type=target.memory_type), target,
+                     "a correction of what the known memory says")]
 
 
 def _spelling(a: str, b: str) -> float:
@@ -156,9 +222,18 @@ def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
             respelt = max(spelt, key=lambda k: (_spelling(k.value or "", draft.value), k.order))
             return Draft(respelt.subject or draft.subject, respelt.predicate, draft.value)
     best = max(rivals, key=lambda k: (bool(_words(k) & words), k.similarity or 0.0, k.order), default=None)
-    if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR):
+    if best is None or not (_words(best) & words or (best.similarity or 0.0) >= NEAR or _clearly_nearest(best, rivals)):
         return None
     return Draft(draft.subject, best.predicate, draft.value)
+
+
+def _clearly_nearest(best: Known, rivals: Sequence[Known]) -> bool:
+    """Nearer than NEAR_CLEAR and well ahead of every other slot the value could change ("I go to Theo
+    for haircuts now" beside "My barber is Sam" and "I live in Bath")."""
+    sim = best.similarity or 0.0
+    second = max(((k.similarity or 0.0) for k in rivals if k is not best and k.predicate != best.predicate),
+                 default=0.0)
+    return sim >= NEAR_CLEAR and sim - second >= CLEAR_MARGIN
 
 
 def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
@@ -172,8 +247,15 @@ def _claimless(c: Candidate, known: Sequence[Known]) -> Decision:
     for k in known:
         if k.predicate is None and (normal(k.text) == normal(c.text) or (k.similarity or 0.0) >= NEAR_DUPLICATE):
             return Decision(NOOP, None, c, k, "the same memory is known")
+    if c.cue is None and c.recurrence:
+        # The same schedule of the same thing, worded anew ("choir on Wednesdays at 7pm" after
+        # "Choir every Wednesday at 7pm"): already known.
+        same = [k for k in known if k.predicate is None and k.recurrence and set(k.recurrence.split(";")) == set(
+            c.recurrence.split(";")) and _words(k) & words - _SCHEDULE]
+        if same:
+            return Decision(NOOP, None, c, same[-1], "the same schedule is known")
     if c.cue is not None:
-        near = [k for k in known if k.predicate is None and k.memory_type == c.memory_type
+        near = [k for k in known if k.predicate is None and (k.memory_type == c.memory_type or c.rule == CHANGE_ONLY)
                 and (_words(k) & words or (k.similarity or 0.0) >= NEAR)]
         if near:
             target = max(near, key=lambda k: (len(_words(k) & words), k.similarity or 0.0, k.order))
@@ -193,7 +275,7 @@ def _end(c: Candidate, known: Sequence[Known]) -> list[Decision]:
                              or "over" in c.text.lower())
     if target is None:
         return []
-    return [Decision(DELETE, SOFT, replace(c, sensitivity=_level(c, target)), target,
+    return [Decision(DELETE, SOFT, replace(c, sensitivity=_level(c, target), memory_type=target.memory_type), target,
                      "what it names has ended: archived")]
 
 
@@ -211,7 +293,8 @@ def _forget(c: Candidate, known: Sequence[Known], previous_text: str | None) -> 
         else:
             best = _best_match(about, known, prefer_events=False)
             targets = [best] if best else []
-    return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k)), k, "asked to forget it: erased")
+    return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k), memory_type=k.memory_type), k,
+                     "asked to forget it: erased")
             for k in targets]
 
 

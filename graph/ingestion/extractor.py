@@ -17,9 +17,10 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import frame_claims
-from graph.ingestion.kinds import claimless_kind
+from graph.ingestion.frames import ended, frame_claims, negated_spans, wished_spans
+from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
+    CHANGE_ONLY,
     CUE_CORRECTION,
     CUE_UPDATE,
     END,
@@ -175,7 +176,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     if cues.hearsay(sentence):
         return "what someone else said"
     offset = 0
-    if cues.is_hypothetical(sentence):
+    if cues.is_hypothetical(sentence) and not _instruction(docs.get(sentence)):
         rest, offset = cues.strip_hypothetical(sentence)
         if not offset:
             return "a hypothetical"
@@ -218,14 +219,25 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         if _STILL_FRIENDS.search(whole) and changed.about:
             out.append(Candidate(sentence, "entity", claim=Draft("user", "friend", changed.about[0]),
                                  start=start, end=start + len(sentence), rule="still friends"))
-    if not any(c.action == END or c.claim for c in out) and cues.ENDED.search(sentence) and not when.historical:
+    doc = docs.get(sentence)
+    worded = cues.ENDED.search(sentence) is not None
+    if not any(c.action == END or c.claim for c in out) and not when.historical and (
+            worded or (doc is not None and ended(doc))):
+        # "ended verb": the parse's main verb ends its object, the whole sentence is the ending.
         out.append(Candidate(sentence, "fact", action=END, cue=CUE_UPDATE,
                              about=tuple(content_words(sentence)), sensitivity=sensitivity, start=start,
-                             end=start + len(sentence), rule="ended"))
-    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of)
+                             end=start + len(sentence), rule="ended" if worded else "ended verb"))
+    claimless = _claimless(sentence, start, message, when, sensitivity, cue, out, kind_of, docs)
     if claimless is not None:
         out.append(claimless)
     return out
+
+
+def _instruction(doc: Any) -> bool:
+    """ "If the light blinks, reset it and ...": a condition and what to do then (a procedure), not a
+    hypothetical; its main verb is a bare imperative."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
+    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children)
 
 
 def _type_of(predicate: str | None) -> str:
@@ -239,16 +251,46 @@ def _type_of(predicate: str | None) -> str:
 def _claims(sentence: str, start: int, people: People, registered: dict[str, bool],
             context: Sequence[Message], mode: str, docs: Mapping[str, Any], before: str) -> list[rules.Found]:
     parsed: list[rules.Found] = []
+    wishes: list[tuple[int, int]] = []
+    denied: list[tuple[int, int]] = []
     if mode != CLAIMS_LEXICAL:
         clauses = _clauses(sentence, start, people)
         doc = docs.get(sentence) or parse([sentence])[0]  # a hypothetical's rest is parsed alone
         parsed = list(frame_claims(doc, start, people, _anchor(clauses, sentence)))
+        wishes = wished_spans(doc)
+        denied = negated_spans(doc)
     lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED,
                               before=before)
+    # What a wish or a plan governs is no fact, whichever rule read it ("we plan to get a dog").
+    lexical = [f for f in lexical if not any(a <= sentence.find(f.draft.value) < b for a, b in wishes)]
+    # A pattern that read past a negation states the opposite ("I didn't get the job at Google"); what
+    # the patterns read as negated themselves (an ending, a dislike, "can't eat shellfish") stays.
+    lexical = [f for f in lexical if f.negated or f.draft.predicate in ("dislikes", "allergy", "diet", None)
+               or not any(a <= sentence.find(f.draft.value) < b for a, b in denied)]
     if not parsed:
-        return lexical
+        return _named(lexical, people)
     have = {_merge_key(f) for f in parsed}
-    return parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)]
+    return _named(parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)], people)
+
+
+def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
+    """"user's spouse" is the spouse the message names, when it names one ("my husband Dev works at
+    Deloitte"): claims keyed by the name, not by the role; the same claim twice once."""
+    names: dict[str, set[str]] = {}
+    for p in people.persons:
+        if p.role and not p.name.startswith("user's"):
+            names.setdefault(f"user's {p.role}", set()).add(p.name)
+    out, seen = [], set()
+    for f in found:
+        named = names.get(f.draft.subject, set())
+        if len(named) == 1:
+            f = replace(f, draft=replace(f.draft, subject=next(iter(named))))
+        key = (f.draft.subject.lower(), f.draft.predicate, normal(f.draft.value))
+        if key in seen and f.draft.predicate is not None:
+            continue
+        seen.add(key)
+        out.append(f)
+    return out
 
 
 def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:
@@ -395,11 +437,12 @@ def _relationship_change(sentence: str, start: int, people: People, sensitivity:
 
 
 def _claimless(sentence: str, start: int, message: Message, when, sensitivity: str, cue: str | None,
-               out: list[Candidate], kind_of: KindOf | None) -> Candidate | None:
+               out: list[Candidate], kind_of: KindOf | None, docs: Mapping[str, Any]) -> Candidate | None:
     has_claim = any(c.claim is not None or c.action == FORGET or c.replaces for c in out)
     # What ends ("the Friday meeting got cancelled") is no new memory; another clause may be one
     # ("no landlord anymore, we bought a place").
-    said = _outside_ends(sentence, [c for c in out if c.action == END])
+    ends = [c for c in out if c.action == END]
+    said = "" if any(c.rule == "ended verb" for c in ends) else _outside_ends(sentence, ends)
     if when.recurrence or (cues.DEATH.search(sentence) and not when.historical):
         kind = "event"  # a loss is an event of its own, whatever else the sentence restates
     elif has_claim or not said:
@@ -407,10 +450,21 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
     else:
         times = find_times(said, message.at)
         found = claimless_kind(said, has_time=bool(times))
+        doc = docs.get(sentence) if said == sentence else None
+        if found is None and doc is not None:
+            ahead = any(t.kind == "day" and t.window.start > message.at.date() for t in times)
+            found = parsed_kind(doc, moment=ahead or has_clock_time(said))
         if found is None and (when.effective_from or when.expires_at):
             found = "event"
         if kind_of is not None:
             found = kind_of(sentence, found)
+        if found is None and cue in (CUE_UPDATE, CUE_CORRECTION) and len(content_words(said)) >= 2:
+            # No kind, but change wording ("the offsite is postponed to May"): what it changes decides,
+            # when a near known memory is there; alone it is dropped (decide.py).
+            return Candidate(sentence, "fact", cue=cue, historical=when.historical, sensitivity=sensitivity,
+                             effective_from=when.effective_from, expires_at=when.expires_at, recurrence=None,
+                             about=tuple(content_words(sentence)), start=start, end=start + len(sentence),
+                             rule=CHANGE_ONLY)
         if found is None:
             return None
         kind = found

@@ -20,17 +20,20 @@ from typing import Any
 
 from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.model import Draft
-from graph.ingestion.people import People, is_name
+from graph.ingestion.people import People, Person, is_name
 from graph.ingestion.text import clean_value
 from graph.ingestion.vocabulary import (
+    DEVICE_WORDS,
     DIETS,
     INSTITUTIONS,
     JOB_HEADS,
     LANGUAGES,
     NATIONALITIES,
     NOT_VALUES,
+    PHONE_BRANDS,
     ROLES,
     SCHOOLS,
+    VEHICLE_MAKES,
 )
 
 VALUE_ONLY = "value only"
@@ -53,6 +56,7 @@ VERBS: dict[str, dict[str, str]] = {
     "study": {"at": "studies_at"}, "attend": {"dobj": "studies_at"},
     "turn": {"dobj": "age"},
     "obsess": {"with": "likes"},
+    "stand": {"dobj": "likes"},  # "can't stand X" (negated only)
     # A value whose thing the message does not name: the decision finds the slot it changes.
     "switch": {"to": VALUE_ONLY}, "change": {"to": VALUE_ONLY}, "swap": {"to": VALUE_ONLY},
 }
@@ -60,6 +64,25 @@ VERBS: dict[str, dict[str, str]] = {
 PROPER = frozenset({"lives_in", "works_at", "hometown", "studies_at", VALUE_ONLY})
 NEGATED_TO = {"likes": "dislikes"}  # "don't like X" says a dislike
 _ENDING = frozenset({"quit", "resign"})  # verbs whose value ends ("I quit my job at Acme")
+# Said of a thing only negated ("can't stand olives"): a dislike; said plainly ("I stand by it") no taste.
+_NEGATED_ONLY = frozenset({"stand"})
+# Verbs that link a subject to what it becomes, read as "X is Y" ("I've gone vegan", "she became a nurse").
+_LINKING = frozenset({"become", "go", "turn", "stay", "remain", "get"})
+# Verbs of a change whose new value may name no thing ("traded the Golf in", "moved my accounts over").
+_CHANGE = frozenset({"switch", "change", "swap", "upgrade", "trade", "replace", "move"})
+_EXPLETIVE = frozenset({"it", "that", "this"})
+# Verbs that put what they govern in a wish or a plan, not a fact: "I want to move to Lisbon", "hoping
+# to work at Google", "thinking of getting a dog".
+_WISH = frozenset({"want", "hope", "plan", "aim", "wish", "intend", "dream", "consider", "think", "try", "need",
+                   "wonder", "debate", "imagine", "mean", "apply",
+                   "hop"})  # the small model's lemma of "hoping"
+_CONDITION = frozenset({"before", "until", "till", "once", "if", "unless", "after", "when", "whenever"})
+_PAST_OWNED = frozenset({"old", "former", "late", "previous", "ex"})
+_HEDGES = frozenset({"maybe", "perhaps", "possibly", "probably", "almost", "nearly", "hopefully"})
+_WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in Japan", not "I love living here"
+# A date is never a place or an employer ("from Monday I'm on nights").
+_TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
+june july august september october november december today tomorrow tonight weekend""".split())
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
 _UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
@@ -77,11 +100,30 @@ Anchor = Callable[[int], str | None]  # the subject the clause reading gives a c
 def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     """Claims in one parsed sentence; `offset` is the sentence's start in the message (people's
     spans are message offsets); `anchor` answers the subject for a verb that has none."""
+    found: list[Found] = list(_named_owned(doc, offset, people))
+    yield from found
+    for claim in _frames(doc, offset, people, anchor):
+        found.append(claim)
+        yield claim
+    if not any(f.draft.predicate is not None and f.draft.predicate != VALUE_ONLY for f in found):
+        yield from _changed_value(doc, offset, people, anchor, {f.draft.value.lower() for f in found})
+
+
+def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    yield from _as_my(doc, offset, people, anchor)
+    yield from _job_at(doc, offset, people, anchor)
+    yield from _is_home(doc)
+    yield from _owned_product(doc, offset, people, anchor)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
         if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
             yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
+        elif tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in _LINKING:
+            parts = [c for c in tok.children if c.dep_ in ("acomp", "attr", "oprd")
+                     or (c.dep_ == "dobj" and c.lower_ in DIETS)]  # "gone vegan": parsed as an object
+            if parts:
+                yield from _copula(tok, parts, _subject(tok, offset, people, anchor))
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
                 t.pos_ in ("VERB", "AUX") for t in doc) and not _labels(tok):
             # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
@@ -90,8 +132,9 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
                 k.dep_ == "case" for k in c.children)), None)
             subject = _person(owner, offset, people) if owner is not None else anchor(tok.idx - doc[0].idx)
             yield from _copula(tok, [tok], subject, implicit=True)
-        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP" and not any(t.pos_ in ("VERB", "AUX") for t in doc):
-            # "Still in Berlin, yeah", "now at Wise": a verbless place or employer of the clause's subject.
+        elif tok.dep_ == "ROOT" and tok.pos_ == "ADP":
+            # "Still in Berlin, yeah", "now at Wise", "Originally from Galway, now living in Dublin": a
+            # verbless place or employer of the clause's subject (a verb under it has its own frame).
             yield from _copula(tok, [tok], anchor(tok.idx - doc[0].idx), implicit=True)
         elif tok.pos_ in ("PROPN", "NOUN") and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") and
                                                    c.i + 1 < len(doc) and doc[c.i + 1].pos_ in ("ADV", "ADP")
@@ -101,6 +144,48 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
             yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
 
 
+def wished(tok: Any) -> bool:
+    """Whether `tok` stands in a clause a wish or plan governs ("want to live in X", "thinking of
+    moving to X"), up through open complements and the prepositions that carry them."""
+    for _ in range(6):
+        if tok.dep_ not in ("xcomp", "ccomp", "pcomp", "pobj", "prep", "conj") or tok.head is tok:
+            return False
+        tok = tok.head
+        lemma = tok.lemma_.lower()
+        if tok.pos_ not in ("VERB", "AUX") and tok.lower_.endswith("ing"):  # "thinking of ...", parsed a noun
+            lemma = tok.lower_[:-3].rstrip("n") if tok.lower_.endswith("nning") else tok.lower_[:-3]
+        elif tok.pos_ not in ("VERB", "AUX"):
+            continue
+        if lemma in _WISH or (lemma in _WISH_IF_UNREAL and any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in tok.children)):
+            return True
+    return False
+
+
+def conditional(tok: Any) -> bool:
+    """A present-tense clause that only sets a time or a condition ("before I turn 40", "once we move
+    to Leeds", "if I get the job at Globex"), or a hedged one ("maybe we'll move to Spain", "I almost
+    moved to Berlin"): it says what is not so, or not yet."""
+    kids = list(tok.children)
+    if any(c.dep_ == "advmod" and c.lower_ in _HEDGES for c in kids):
+        return True
+    return tok.tag_ in ("VB", "VBP", "VBZ") and any(c.dep_ == "mark" and c.lower_ in _CONDITION for c in kids)
+
+
+def negated_spans(doc: Any) -> list[tuple[int, int]]:
+    """The character spans (in the sentence) of negated clauses ("I didn't get the job at Google")."""
+    base = doc[0].idx if len(doc) else 0
+    return [(t.left_edge.idx - base, t.right_edge.idx + len(t.right_edge.text) - base)
+            for t in doc if t.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in t.children)]
+
+
+def wished_spans(doc: Any) -> list[tuple[int, int]]:
+    """The character spans (in the sentence) of the clauses a wish, a plan or a condition governs."""
+    base = doc[0].idx if len(doc) else 0
+    return [(t.left_edge.idx - base, t.right_edge.idx + len(t.right_edge.text) - base)
+            for t in doc if t.pos_ in ("VERB", "AUX") and (wished(t) or conditional(t))]
+
+
 def _labels(tok: Any) -> bool:
     """A noun that labels what follows ("New dentist: Dr. Okafor"): no statement about its subject."""
     doc = tok.doc
@@ -108,7 +193,7 @@ def _labels(tok: Any) -> bool:
 
 
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
-    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children) or wished(verb) or conditional(verb):
         return
     frames = VERBS[verb.lemma_.lower()]
     if verb.lemma_.lower() == "grow" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
@@ -117,6 +202,11 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     if subject is None:
         return
     negated = _negated(verb) or verb.lemma_.lower() in _ENDING
+    if verb.lemma_.lower() in _NEGATED_ONLY and not negated:
+        return
+    if verb.lemma_.lower() in ("move", "relocate") and any(
+            c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children):
+        return  # "moved my accounts over to Revolut": a thing moved, not where the subject lives
     for child in verb.children:
         slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
         if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
@@ -141,7 +231,8 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
 
 def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:
     """"X is Y" frames over the copula's `parts`; `implicit`: a verbless fragment, the part itself."""
-    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children):
+    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children) or wished(be) \
+            or conditional(be):
         return
     negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
@@ -222,6 +313,8 @@ def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, r
 def _value(tok: Any, predicate: str) -> str | None:
     if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
         return None
+    if predicate in PROPER and (tok.lower_ in _TIME_WORDS or tok.ent_type_ in ("DATE", "TIME")):
+        return None
     if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
             and tok.lemma_.lower() not in INSTITUTIONS:
         return None
@@ -257,7 +350,9 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
     """The token span of `_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
-        if c.lower_ in _NOT_PART or not (c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
+        named = c.pos_ == "PROPN" and c.text[:1].isupper() and c.dep_ == "compound"  # "New York", "Old Street"
+        if (c.lower_ in _NOT_PART and not named) or not (
+                c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
             break
         left = c.left_edge if c.left_edge.dep_ in (*_MODIFIERS, "poss") or c.dep_ == "poss" else c
     right = tok
@@ -266,6 +361,9 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
             or (c.dep_ == "conj" and right.text == "&")  # "Moore & Partners"
         if c.i == right.i + 1 and joined:
             right = c
+        elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss" and (
+                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")):
+            right = c  # "St. Mary's": the name's own ending, no owner of anything after it
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
             right = obj.right_edge
@@ -325,3 +423,218 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
             people.mention(name)
             return name
     return None
+
+
+def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: set[str]) -> Iterator[Found]:
+    """A new value said with change wording and no thing named ("it's a Tesla Model 3 now", "I'm seeing
+    Dr. Nowak now", "moved my accounts over to Revolut"): a value only, of the main clause's subject;
+    the decision gives it the slot of the nearest known memory it would change, or drops it."""
+    text = doc.text.lower()
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return
+    verbs = [root, *(c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))]
+    change = any(v.lemma_.lower() in _CHANGE for v in verbs)
+    if not change and not any(t.lower_ in _NOW for t in doc) and "these days" not in text:
+        return
+    if any(t.dep_ == "aux" and t.lower_ in _UNREAL for t in doc):
+        return
+    for verb in verbs:
+        if wished(verb) or conditional(verb):
+            continue
+        who = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if who is not None and who.lower_ in _EXPLETIVE:
+            subject: str | None = "user"  # "it's a Tesla now": said of the user's thing
+        else:
+            subject = _subject(verb, offset, people, anchor)
+        if subject is None:
+            continue
+        heads = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
+        heads += [_object(c) for c in verb.children if c.dep_ == "prep" and c.lower_ in ("to", "on", "with", "at")]
+        heads += [_object(p) for c in verb.children if c.dep_ in ("advmod", "prt")
+                  for p in c.children if p.dep_ == "prep" and p.lower_ == "to"]  # "moved ... over to X"
+        for head in heads:
+            if head is None or not (head.pos_ == "PROPN" or any(ch.isdigit() for ch in head.text)):
+                continue
+            if head.lower_ in _TIME_WORDS or head.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL"):
+                continue
+            value = _phrase(head)
+            if value and value.lower() not in said and len(value.split()) <= 5:
+                yield _found(subject, VALUE_ONLY, value, head, "frame changed value")
+
+
+# Verbs that end what their object names, said done: "we sold the flat", "I've cancelled Netflix",
+# "ditched the gym", "I closed my Barclays account".
+_END_LEMMAS = frozenset({"sell", "cancel", "quit", "stop", "drop", "ditch", "dump", "close", "end", "terminate",
+                         "unsubscribe", "scrap", "abandon", "retire", "leave", "lose"})
+_GIVE_UP = {"give": ("up", "away"), "get": ("rid",), "shut": ("down",), "move": ("out",)}
+
+
+def ended(doc: Any) -> bool:
+    """Whether the sentence says, in the past or perfect, that its main verb ended something
+    ("sold", "have cancelled", "gave up", "got rid of"), not negated, not wished."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return False
+    for verb in [root, *(c for c in root.children if c.dep_ == "conj")]:
+        lemma = verb.lemma_.lower()
+        kids = list(verb.children)
+        if verb.tag_ not in ("VBD", "VBN") or any(c.dep_ == "neg" for c in kids) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in kids):
+            continue
+        if lemma in _END_LEMMAS or any(c.dep_ in ("prt", "acomp", "dobj", "advmod") and c.lower_ in _GIVE_UP.get(
+                lemma, ()) for c in kids):
+            return True
+    return False
+
+
+def _owned_noun(tok: Any) -> Any:
+    """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
+    candidates = [tok.head] if tok.dep_ in ("appos", "compound") else []
+    candidates += [c for c in tok.children if c.dep_ == "appos"]
+    for noun in candidates:
+        if noun.pos_ == "NOUN" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+            return noun
+    return None
+
+
+def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
+    """Who or what a name beside "my X" is ("my niece Ava", "Zoe, my flatmate, ..."): a relationship
+    (canonical role) or an open slot keyed by X; the name joins the message's people, so what the
+    sentence says next of them is theirs. Things the registry names (car, phone) are the patterns'."""
+    base = doc[0].idx
+    for tok in doc:
+        if tok.pos_ != "PROPN" or (tok.dep_ == "compound" and tok.head.pos_ == "PROPN"):
+            continue
+        noun = _owned_noun(tok)
+        if noun is None:
+            continue
+        name = _phrase(tok)
+        if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
+            continue
+        if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
+            continue  # "Milo (our old greyhound)": what the user had, not has
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        thing = thing_predicate(" ".join(words), {})
+        if thing is None:
+            continue
+        predicate, open_slot = thing
+        role = predicate if predicate in ROLES.values() else None
+        if not open_slot and role is None:
+            continue  # "my car, a Golf": a canonical thing, read by the owned-thing patterns
+        at = offset + tok.idx - base
+        if not people.known(name):
+            people.persons.append(Person(name, role, at, at + len(tok.text)))
+            people.persons.sort(key=lambda p: p.start)
+        yield Found(Draft("user", predicate, name), tok.idx - base, tok.idx - base + len(tok.text), "frame named owned")
+
+
+def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """ "Y as my X" ("I've got Vodafone as my carrier", "we use Zen as our broadband"): Y fills the
+    slot "my X" names, an open slot or the registry's predicate."""
+    for prep in doc:
+        if prep.lower_ != "as" or prep.dep_ != "prep" or (noun := _object(prep)) is None or noun.pos_ != "NOUN":
+            continue
+        if not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+            continue
+        verb = prep.head
+        if verb.dep_ == "dobj" and verb.pos_ in ("NOUN", "PROPN"):  # "as my X" parsed under the object
+            value, verb = verb, verb.head
+        else:
+            value = next((c for c in verb.children if c.dep_ == "dobj"), None) if verb.pos_ in ("VERB", "AUX") \
+                else None
+        if value is None or not (value.pos_ == "PROPN" or any(ch.isdigit() for ch in value.text)
+                                 or (value.text[:1].isupper() and value.i > 0)):  # "Smarty", tagged a noun
+            continue
+        if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        thing = thing_predicate(" ".join(words), {})
+        subject = _subject(verb, offset, people, anchor)
+        if thing is None or subject is None:
+            continue
+        yield _found(subject, thing[0], _phrase(value), value, "frame as my")
+
+
+_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type"})
+
+
+def _product(tok: Any) -> tuple[str, str] | None:
+    """(predicate, value) when the noun phrase `tok` heads names a vehicle or a device by its make or
+    kind ("a 2019 Honda Civic", "a Vespa", "my new MacBook Air", "a Pixel 8"), else None."""
+    start, end = _phrase_span(tok)
+    span = [t for t in tok.doc[start:end] if not (t.like_num and len(t.text) == 4)]  # "2019": a model year
+    words = [t.lower_ for t in span]
+    if not words:
+        return None
+    value = clean_value("".join(t.text_with_ws for t in span).strip())
+    if not value or value.lower() in NOT_VALUES:
+        return None
+    if any(w in VEHICLE_MAKES for w in words):
+        return "car", value
+    named = any(t.pos_ == "PROPN" or t.text[:1].isupper() for t in span)
+    if words[0].startswith(PHONE_BRANDS) and named:
+        return "phone", value
+    if any(w in DEVICE_WORDS for w in words) and named:
+        return "device", value
+    return None
+
+
+def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """A vehicle or device the user has, uses or got ("I have a 2019 Honda Civic", "I ride a Vespa to
+    work", "typing this on my new MacBook Air"): the registry's car, phone or device."""
+    for tok in doc:
+        if tok.pos_ not in ("PROPN", "NOUN"):
+            continue
+        head = tok.head
+        owned = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.children)
+        if tok.dep_ == "dobj" and head.pos_ in ("VERB", "AUX") and head.lemma_.lower() in _OWN:
+            verb = head
+        elif owned and tok.dep_ == "pobj" and head.head.pos_ in ("VERB", "AUX"):
+            verb = head.head
+        else:
+            continue
+        if _negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        found = _product(tok)
+        subject = "user" if owned else _subject(verb, offset, people, anchor)
+        if found is not None and subject is not None:
+            yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])
+
+
+_JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract"})
+
+
+def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """A job at a place is work there, whoever got, took or started it ("Nadia got a job at the BBC",
+    "I accepted a position with Arup")."""
+    for noun in doc:
+        if noun.lemma_.lower() not in _JOBS or noun.pos_ != "NOUN" or noun.dep_ not in ("dobj", "attr", "pobj"):
+            continue
+        verb = noun.head if noun.dep_ != "pobj" else noun.head.head
+        if verb.lemma_.lower() in _ENDING | _END_LEMMAS:
+            continue  # "I quit my job at Acme": an ending (the verb frames')
+        if verb.pos_ not in ("VERB", "AUX") or _negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        subject = _subject(verb, offset, people, anchor)
+        # "a job at X", or "got a job at X" with the place on the verb
+        preps = [*noun.children, *(verb.children if noun.dep_ == "dobj" else ())]
+        for prep in preps:
+            if subject is not None and prep.dep_ == "prep" and prep.lower_ in ("at", "with") and (
+                    obj := _object(prep)) is not None:
+                yield from _values(subject, "works_at", obj, False, verb, "frame job at")
+
+
+def _is_home(doc: Any) -> Iterator[Found]:
+    """ "Lisbon is (still) home": where the user lives."""
+    for be in doc:
+        if be.lemma_ != "be" or be.dep_ != "ROOT" or _negated(be):
+            continue
+        place = next((c for c in be.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
+        home = next((c for c in be.children if c.dep_ in ("attr", "advmod", "acomp") and c.lower_ == "home"
+                     and not any(k.dep_ in ("poss", "prep") and k.lower_ not in ("my", "our") for k in c.children)),
+                    None)  # not "Berlin is home to many artists"
+        if place is not None and home is not None and (value := _value(place, "lives_in")) is not None:
+            yield _found("user", "lives_in", value, place, "frame is home")

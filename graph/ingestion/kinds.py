@@ -1,10 +1,13 @@
 """What kind of memory a sentence with no claim is, when it is one at all: a procedure, a decision,
 a goal, an event, a preference, or a fact worth keeping (health, money, plans); None for the rest
 ("feeling it in my knees"). Pure: wording cues, in that order of precedence; last, the user's own
-sensitive statement (health, money) is a fact."""
+sensitive statement (health, money) is a fact. Where no wording cue says, the sentence's parse
+does: a wish or plan as its main verb is a goal, two or more bare imperatives a procedure, and a
+statement pinned to a day or a clock time an event."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from graph.ingestion.sensitivity import sensitivity_of
 
@@ -31,6 +34,43 @@ _FACT = re.compile(r"(?i)\b(?:diagnosed|i'm\s+on\s+\w+|i\s+am\s+on\s+\w+|i\s+mak
                    r"pregnant|i\s+have\s+(?:type|a\s+condition|adhd|asthma)|vote[ds]?\b|i'll\s+be\s+working|"
                    r"in\s+recovery|sober)\b")
 _FIRST_PERSON = re.compile(r"(?i)\b(?:i|i'm|im|i've|i'll|my|we|we're|our|me|us)\b")
+
+
+_GOAL_VERBS = frozenset({"want", "hope", "hop", "aim", "plan", "intend", "need", "try", "determine", "resolve"})
+_AVAILABILITY = frozenset({"free", "busy", "around", "available", "reachable", "online", "offline"})
+_CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\bat\s+\d{1,2}(?::\d{2})?\b|\b(?:noon|midday|midnight)\b")
+
+
+def parsed_kind(doc: Any, *, moment: bool) -> str | None:
+    """The kind the parse gives a claimless sentence (`moment`: it names a day to come or a clock time)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    if root.lemma_.lower() in _GOAL_VERBS and any(c.dep_ == "xcomp" for c in root.children) and (
+            not subject or any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in root.children)):
+        return "goal"  # "hoping to be fluent by 2028", "need to lose 5 kilos before the wedding"
+    imperatives = [t for t in doc if t.tag_ == "VB" and t.dep_ in ("ROOT", "conj")
+                   and not any(c.dep_ in ("nsubj", "aux", "nsubjpass") for c in t.children)]
+    if len(imperatives) >= 2:
+        return "procedure"  # "when it shows E24, clean the filter and restart it"
+    # Said to the assistant ("see you on Monday", "thanks, talk tomorrow"), or only whether the user is
+    # free then: no event of the user's life.
+    addressed = any(t.lower_ in ("you", "thanks", "thx", "ty", "happy", "merry") for t in doc)
+    availability = any(t.dep_ == "acomp" and t.lower_ in _AVAILABILITY for t in doc)
+    # Of the user's own life: said of "I"/"we", of a thing (a noun), or of nobody (a fragment); not of
+    # a stranger by name ("Taylor Swift plays Wembley on the 20th") or the weather ("it rained").
+    who = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")), None)
+    own = who is None or who.lower_ in ("i", "we") or (who.pos_ == "NOUN" and who.lower_ not in ("it", "this"))
+    past = root.tag_ == "VBD"  # what happened is commentary, not a plan ("work was rough")
+    if moment and own and not past and not addressed and not availability and any(
+            t.pos_ in ("NOUN", "PROPN", "VERB") and not t.is_stop for t in doc):
+        return "event"  # "Big presentation to the board on Tuesday!", "Flying to Boston on the 3rd"
+    return None
+
+
+def has_clock_time(sentence: str) -> bool:
+    return bool(_CLOCK.search(sentence))
 
 
 def claimless_kind(sentence: str, *, has_time: bool) -> str | None:

@@ -17,6 +17,8 @@ SUPERSEDE, REPLACE, APPEND, SOFT, HARD = INGEST_MODES
 REMEMBER, END, FORGET = "remember", "end", "forget"
 # The wording that tells a change from a repeat: over time, a correction, more of the same.
 CUE_UPDATE, CUE_CORRECTION, CUE_APPEND = "update", "correction", "append"
+# The rule of a candidate that has change wording and no kind: it updates a near known memory or is nothing.
+CHANGE_ONLY = "change wording only"
 
 
 @dataclass(frozen=True)

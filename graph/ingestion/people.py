@@ -80,7 +80,8 @@ _PATTERNS = (
     re.compile(r"\b(?i:we|i)\s+(?i:have|'ve got|have got)\s+an?\s+(?P<age>\d{1,2})-year-old(?:\s+(?P<kid>son|daughter|"
                r"boy|girl))?,?\s+(?P<name>" + NAME + r")"),
     # my sister Ana / my husband Dev / our daughter Chloe / "my husband dev says hi"
-    re.compile(r"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+|big\s+|older\s+|younger\s+)?(?P<role>(?i:" + ROLE[3:] +
+    re.compile(r"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+|big\s+|older\s+|younger\s+|best\s+|close\s+|oldest\s+|"
+               r"dear\s+)?(?P<role>(?i:" + ROLE[3:] +
                r")(?:,?\s+(?P<name>" + NAME + r")|\s+(?P<lname>" + LOWER_NAME + r")(?=\s+(?:says|said|thinks|is|was|"
                r"and|lol|haha)\b|\s*[,.!?]|$))?"),
 )

@@ -15,14 +15,23 @@ _SENSITIVE = re.compile(
     r"pregnan\w*|ivf|miscarr\w*|fertility|trying\s+for\s+a\s+baby|doctor's\s+orders|gp\s+said|blood\s+pressure|"
     r"cholesterol|migraine|chronic|illness|disease|disorder|injur\w*|physio\w*|"
     r"salary|salaries|paid\s+\d|make\s+(?:about\s+|around\s+)?[£$€]?\d+k?|earn\w*|debt\w*|loan|mortgage|overdraft|"
-    r"bankrupt\w*|broke\b|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
+    r"bankrupt\w*|broke\b(?!\s+down)|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
     r"money\s+(?:trouble|problems|worries)|\d+k\s+(?:a|per)\s+year|before\s+tax|"
     r"died|dying|death|passed\s+away|passed|funeral|grie\w*|bereave\w*|mourning|lost\s+(?:my|our)|"
     r"broke\s+up|split\s+up|divorc\w*|separated|"
     r"religio\w*|church|mosque|synagogue|temple|pray\w*|muslim|christian|jewish|hindu|buddhist|atheist|"
     r"gay|lesbian|bisexual|queer|trans\b|transgender|coming\s+out|came\s+out|sexuality|"
     r"voted|vote\s+for|labour|tory|tories|conservative\s+party|democrat\w*|republican\w*|green\s+party|"
-    r"party\s+member|canvass\w*|politic\w*)\b")
+    r"party\s+member|canvass\w*|politic\w*|"
+    # Broader words for the same categories, so a phrasing no list anticipated still counts.
+    r"mental\s+health|dementia|alzheimer\w*|parkinson\w*|(?:had|suffered)\s+a\s+stroke(?!\s+of)|heart\s+attack|hospice|palliative|terminal|"
+    r"antibiotics?|infection|herniated|fractured?|symptoms?|relapse\w*|biopsy|mri|scan\s+results|eating\s+disorder|"
+    r"self[-\s]harm\w*|suicid\w*|burn(?:ed|t)[-\s]?out|insomnia|c[o]?eliac|crohn\w*|arthritis|thyroid|hiv|"
+    r"bills|(?:can't|cannot|can’t)\s+afford|owe[sd]?|laid\s+off|redundan\w*|unemploy\w*|"
+    r"money(?:'s|\s+is|\s+has\s+been)\s+(?:really\s+|so\s+|very\s+)?tight|skint|overdrawn|behind\s+on|arrears|"
+    r"evict\w*|food\s+bank|payday\s+loan|(?:be|been|was|were|got)\s+put\s+(?:down|to\s+sleep)|widow\w*|"
+    r"catholic|protestant|mormon|sikh|orthodox|ramadan|faith|bible|quran|torah|"
+    r"(?:i'm|i\s+am|im)\s+bi(?!-)|pansexual|asexual|non-?binary)\b")
 
 
 def sensitivity_of(text: str, message: str = "") -> str:

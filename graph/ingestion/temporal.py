@@ -19,6 +19,10 @@ _HISTORICAL = re.compile(r"(?i)\b(?:used\s+to|use\s+to|back\s+when|back\s+in\s+t
                          r"(?:our|my)\s+old\s+(?!one\b)\w+|we\s+used\s+to|once\s+upon)\b")
 _FUTURE = re.compile(r"(?i)\b(?:will|'ll|’ll|going\s+to|gonna|moving|joining|starting|starts|start|begins?|beginning|"
                      r"from|as\s+of|relocating|switching|taking\s+over|becoming|due\s+to\s+start)\b")
+# A change that begins on a day ("I start at Google on the 1st of June", "we move to Leeds in two
+# weeks"): a start, where an event's own day ("dentist on Thursday") is not.
+_CHANGE = re.compile(r"(?i)\b(?:move|moves|moving|relocat\w+|start|starts|starting|join|joins|joining|begin|begins|"
+                     r"beginning|switch|switches|switching)\b")
 _START_RELATIONS = ("starting", "starting from", "starting on", "starting in", "starts", "starts on", "starts in",
                     "start", "beginning", "beginning on", "beginning in", "from", "as of", "as from")
 _END_RELATIONS = ("until", "till", "til", "through", "thru", "up to")
@@ -36,6 +40,7 @@ def temporal_of(sentence: str, at: datetime) -> Temporal:
     today = at.date()
     effective = expires = None
     future = bool(_FUTURE.search(sentence))
+    change = bool(_CHANGE.search(sentence))
     for t in find_times(sentence, at, "future"):
         rel = t.relation
         if rel in _END_RELATIONS:
@@ -43,7 +48,8 @@ def temporal_of(sentence: str, at: datetime) -> Temporal:
         elif rel == "for" and t.kind == "span":
             expires = t.window.last
         elif t.window.start > today and (rel in _START_RELATIONS or (future and rel in ("in", None)
-                                                                      and t.kind in ("month", "week", "year"))):
+                                                                      and t.kind in ("month", "week", "year"))
+                                                 or (change and rel in ("in", "on", None) and t.kind == "day")):
             effective = effective or t.window.start
     recurrence = find_recurrence(sentence)
     return Temporal(bool(_HISTORICAL.search(sentence)), effective, expires, recurrence.rrule if recurrence else None)

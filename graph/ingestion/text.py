@@ -15,7 +15,7 @@ _LEAD = re.compile(r"^(?:a|an|the|some|my|our)\s+", re.I)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 # Chat asides that trail a value and are no part of it: "a beagle called Rufus btw", "Monzo now lol".
 _FILLER = re.compile(r"(?i)(?:\s+(?:btw|lol|lmao|haha+|hehe+|tbh|fyi|imo|rn|atm|though|tho|too|now|anymore|already|"
-                     r"these\s+days|nowadays|after\s+all|x+|:\)|:d|:p))+$")
+                     r"these\s+days|nowadays|lately|recently|after\s+all|x+|:\)|:d|:p))+$")
 
 
 def clean_value(value: str) -> str:

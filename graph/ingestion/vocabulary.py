@@ -71,6 +71,11 @@ ferret horse pony goldfish fish""".split())
 DEVICE_WORDS = frozenset("""ipad iphone kindle thinkpad macbook laptop tablet chromebook pixel galaxy surface switch
 playstation ps5 ps4 xbox watch fitbit garmin e-reader kobo remarkable oura airpods
 headphones desktop pc mac imac""".split())
+# Car and motorbike makes: "I have a 2019 Honda Civic", "I ride a Vespa" name the user's vehicle.
+VEHICLE_MAKES = frozenset("""toyota honda ford vw volkswagen bmw audi mercedes mercedes-benz tesla nissan hyundai kia
+skoda seat cupra renault peugeot citroen citroën fiat volvo mazda subaru mini jeep porsche lexus jaguar vauxhall opel
+dacia suzuki mitsubishi chevrolet chevy dodge polestar byd alfa lancia saab smart vespa yamaha ducati harley kawasaki
+triumph""".split())
 PHONE_BRANDS = ("iphone", "pixel", "galaxy", "samsung", "oneplus", "nokia", "xiaomi", "motorola", "fairphone")
 LANGUAGES = frozenset("""english german french spanish italian portuguese dutch mandarin cantonese chinese japanese
 korean arabic hindi urdu bengali punjabi russian polish czech slovak hungarian romanian greek turkish swedish
@@ -112,4 +117,4 @@ great good bad fine ok okay nice lovely awful terrible horrible amazing brillian
 broken down up out off on busy free full empty late early new old same different mush dead alive gone away back home
 sick ill tired done over still now again too very really so just great-ish slow fast cheap expensive big small huge
 tiny right wrong true false annoying weird funny cute sweet crazy mad angry sad happy glad sorry sure safe fine
-anymore always never sometimes""".split())
+anymore always never sometimes one not nothing none no nobody something someone somewhere anything anyone""".split())

@@ -12,6 +12,7 @@ import pytest
 from graph.ingestion.decide import decide_message
 from graph.ingestion.extractor import CLAIMS_PARSED, extract
 from graph.ingestion.model import Candidate, Draft, Known, Message
+from graph.ingestion.sensitivity import sensitivity_of
 
 AT = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
 
@@ -216,6 +217,11 @@ def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
     ("I've been struggling with anxiety lately.", "fact"),
     ("I intend to finish my thesis by June.", "goal"),
     ("We opted for the smaller flat.", "decision"),
+    # No wording cue: the parse says (a goal verb, bare imperatives, a day ahead in the user's life).
+    ("Need to get my driving licence before the summer.", "goal"),
+    ("If the boiler light blinks, reset the thermostat and bleed the radiators.", "procedure"),
+    ("Vet appointment for the cat on the 12th.", "event"),
+    ("Band practice Friday at 7", "event"),
 ])
 def test_a_sentence_without_a_claim_gets_its_kind(text, kind):
     found = extract(Message("user", text, AT)).candidates
@@ -235,3 +241,89 @@ def test_what_ended_is_an_end_however_it_is_said():
 def test_a_loss_is_an_event_beside_what_the_sentence_restates():
     found = extract(Message("user", "Our cat Tilly died last night.", AT)).candidates
     assert ("event", None, "sensitive") in {(c.memory_type, c.claim, c.sensitivity) for c in found}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A wish, a plan, a condition or a hedge states no fact, whichever rule reads the clause.
+    ("I'm hoping to work at Spotify one day.", set()),
+    ("We plan to get a ferret.", set()),
+    ("once we move to Leeds I'll look for a flat", set()),
+    ("maybe we'll end up in Seville", set()),
+    ("I nearly moved to Oslo in 2019", set()),
+    ("I didn't get the job at Shopify", set()),
+    # Names beside "my X" join the message's people; an open person slot keys by X.
+    ("Femi, my flatmate, is from Accra.", {("user", "flatmate", "Femi"), ("Femi", "hometown", "Accra")}),
+    ("My best mate Oisin lives in Galway.", {("user", "friend", "Oisin"), ("Oisin", "lives_in", "Galway")}),
+    ("My wife Hana works at Arup as an engineer.", {("user", "spouse", "Hana"), ("Hana", "works_at", "Arup"),
+                                                    ("Hana", "job_title", "engineer")}),
+    ("My dad's birthday is 2 May.", {("user's father", "birthday", "2 May")}),
+    # Vehicles and devices by make or kind; values keep their initials, names and possessives.
+    ("I have a 2021 Kia Niro.", {("user", "car", "Kia Niro")}),
+    ("writing this on my new ThinkPad X1", {("user", "device", "ThinkPad X1")}),
+    ("I've got Smarty as my mobile network.", {("user", "mobile_network", "Smarty")}),
+    ("My favourite poet is Carol A. Duffy.", {("user", "favorite_poet", "Carol A. Duffy")}),
+    ("I teach at St. Anne's.", {("user", "works_at", "St. Anne's")}),
+    ("We just moved to New Orleans.", {("user", "lives_in", "New Orleans")}),
+    ("Oisin got a job at the Guardian.", {("Oisin", "works_at", "Guardian")}),
+    ("text me on 07700 900456", {("user", "phone_number", "07700 900456")}),
+])
+def test_the_parse_says_what_is_stated_and_of_whom(text, expected):
+    found = claims(text, circle={"Oisin"})
+    assert {(s, p, v) for s, p, v, a in found if a == "remember"} == expected
+
+
+def test_changed_values_corrections_and_schedules_meet_what_is_known():
+    kayak = known(1, "My kayak is a Perception Pescador.", "user", "kayak", "Perception Pescador",
+                  memory_type="entity")
+    # "now" with no thing named: the known slot that shares a word takes the value.
+    assert decided("Swapped the kayak, it's a Wilderness Tarpon now.", [kayak]) == [("UPDATE", "supersede", "k1")]
+    # A correction of a memory without a claim, and of one word of a known value.
+    swim = known(2, "Swimming every Monday at 7.", memory_type="event")
+    assert decided("sorry, I meant Tuesday not Monday", [swim]) == [("UPDATE", "replace", "k2")]
+    full = known(3, "My name is Lena Schmitt.", "user", "name", "Lena Schmitt")
+    [d] = decide_message(extract(Message("user", "actually my surname is Schmidt, not Schmitt", AT)).candidates,
+                         lambda c: [full], lambda p: False, None)
+    assert (d.op, d.mode, d.claim) == ("UPDATE", "replace", Draft("user", "name", "Lena Schmidt"))
+    # The same schedule said again is known; with and without its make, the same car.
+    choir = replace(known(4, "Choir every Thursday at 8pm.", memory_type="event"),
+                    recurrence="FREQ=WEEKLY;BYDAY=TH;BYHOUR=20;BYMINUTE=0")
+    assert decided("just a reminder, choir is on Thursdays at 8pm", [choir]) == [("NOOP", None, "k4")]
+    golf = known(5, "My car is a VW Polo.", "user", "car", "VW Polo", memory_type="entity")
+    assert decided("I still drive the Polo", [golf]) == [("NOOP", None, "k5")]
+    # "my brother" is the brother the tenant knows by name.
+    omar = known(6, "My brother is Omar.", "user", "brother", "Omar", memory_type="entity")
+    [d] = decide_message(extract(Message("user", "my brother moved to Quito", AT)).candidates,
+                         lambda c: [omar], lambda p: p == "brother", None)
+    assert d.claim == Draft("Omar", "lives_in", "Quito")
+    # Change wording with no kind of its own updates the near known memory, and alone is nothing.
+    offsite = known(8, "Company offsite in June.", memory_type="event")
+    assert decided("the offsite got pushed back to September", [offsite]) == [("UPDATE", "supersede", "k8")]
+    assert decided("the offsite got pushed back to September", []) == []
+    # Ended in the past tense of an ending verb, whatever the verb: archived, not stored as new.
+    box = known(7, "We get a veg box from Abel & Cole.", memory_type="fact")
+    assert decided("We've ditched the veg box.", [box]) == [("DELETE", "soft", "k7")]
+
+
+@pytest.mark.parametrize("text", ["see you on Monday", "I'm free on Sunday", "thanks, speak tomorrow!"])
+def test_a_day_said_to_the_assistant_is_no_event(text):
+    assert extract(Message("user", text, AT)).candidates == ()
+
+
+def test_a_change_that_begins_on_a_day_starts_then():
+    [c] = extract(Message("user", "I start at Monzo on the 1st of June.", AT)).candidates
+    assert c.effective_from == date(2026, 6, 1)
+
+
+@pytest.mark.parametrize("text, level", [
+    ("Grandpa has Parkinson's now", "sensitive"), ("we can't afford the school trip", "sensitive"),
+    ("I got made redundant in March", "sensitive"), ("Ramadan starts soon, so I'm fasting", "sensitive"),
+    ("I had a stroke of luck at the casino", "normal"), ("Bi-weekly planning on Mondays", "normal"),
+])
+def test_sensitivity_by_category_not_by_the_exact_word(text, level):
+    assert sensitivity_of(text) == level
+
+
+@pytest.mark.parametrize("text", ["Happy Friday!", "It snowed all day on Sunday", "Beyoncé plays Cardiff on the 20th",
+                                  "Work was rough today"])
+def test_a_day_in_someone_elses_news_or_in_the_past_is_no_event(text):
+    assert extract(Message("user", text, AT)).candidates == ()
