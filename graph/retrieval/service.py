@@ -131,8 +131,11 @@ class RetrievalService:
         written, self._written = self._written, {}
         self._probed_at = time.monotonic()
         for agent in written.values():
-            await self._search(SearchQuery(agent=agent, text=PROBE_TEXT, track_access=False),
-                               self._probe or await self.embed(PROBE_TEXT))
+            query = SearchQuery(agent=agent, text=PROBE_TEXT, track_access=False)
+            # As in a tenant this process has not sized yet: the scans that size a tenant run too,
+            # and theirs are the plans a bulk load leaves the most out of date.
+            self.candidates.hints.mark(Visibility.of(query).key, large=False)
+            await self._search(query, self._probe or await self.embed(PROBE_TEXT))
             self.plan_probes += 1
 
     async def close(self) -> None:
