@@ -231,7 +231,7 @@ class Applier:
         finally:
             prepared.discard()
         if applied:
-            self.writes.on_vectors_written()
+            self.writes.on_vectors_written({item.agent for item in items})
         return applied
 
     async def _digest_tx(self, tx: Tx, batch: Sequence[Digest], prepared: Prepared) -> list[Change]:

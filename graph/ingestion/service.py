@@ -299,7 +299,7 @@ class IngestService:
                     results = await self.runner.write_tx(work)
             finally:
                 prepared.discard()
-            self.writes.on_vectors_written()
+            self.writes.on_vectors_written({item.agent for item in news})
         return results
 
 

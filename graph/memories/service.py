@@ -2,7 +2,7 @@
 write is one transaction."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -39,7 +39,7 @@ MAX_ORPHAN_PASSES = 4  # claims -> entities -> ... : deeper chains do not exist 
 
 class MemoryService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int,
-                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+                 on_vectors_written: Callable[[Iterable[str]], None] = lambda agents: None) -> None:
         self.runner, self.encoder = runner, encoder
         self.audit = AuditService(runner)
         self.max_text_chars = max_text_chars
@@ -85,7 +85,7 @@ class MemoryService:
 
         updated = await self.runner.write_tx(work)
         if "embedding" in changes:
-            self.on_vectors_written()
+            self.on_vectors_written([agent])
         return PatchResult(memory=updated, redacted=tuple(spans))
 
     async def archive(self, agent: str, memory_id: str, actor: str = DEFAULT_ACTOR) -> Memory:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Iterable
 from dataclasses import asdict, replace
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -47,6 +48,13 @@ log = logging.getLogger(__name__)
 # floor so high that hybrid search fell below vector search on RealMem (docs/benchmarks.md).
 POOL_MIN, POOL_FACTOR, POOL_MAX = 100, 2, 200
 
+# After writes, one search per written tenant's name length (below) runs in the background, so that
+# the first search after a bulk load finds its statements planned for the grown graph. A question
+# of typical shape: Neo4j keys a plan on each string's and list's size rounded up to a power of ten
+# (docs/backends.md §2.23), so the probe's text and its terms fall where most questions' do.
+PROBE_TEXT = "what does the user usually cook for dinner"
+PLANS_EVERY = 1.0  # seconds: under a steady stream of writes, at most one probe round per second
+
 
 class _Ranked(NamedTuple):
     """A candidate scored and reranked, not yet hydrated."""
@@ -59,6 +67,14 @@ class _Ranked(NamedTuple):
     keyword_hits: tuple[str, ...]
     threaded: bool = False
     neighbour_of: str | None = None  # lifted by the hit beside it in its thread (neighbours.py)
+
+
+def _length_bucket(n: int) -> int:
+    """`n` rounded up to a power of ten (0 stays 0), as Neo4j buckets a parameter's size."""
+    bucket = 1 if n else 0
+    while bucket < n:
+        bucket *= 10
+    return bucket
 
 
 def pool_size(limit: int) -> int:
@@ -79,13 +95,21 @@ class RetrievalService:
         self._warming: asyncio.Task | None = None
         self._probe: list[float] | None = None  # the warm-up query's vector
         self.warm_ups = 0  # background index warm-ups run, for operators and tests
+        self.plan_probes = 0  # background probe searches run, for operators and tests
+        self._written: dict[int, str] = {}  # a tenant written since the last probe, per name-length bucket
+        self._probed_at = float("-inf")
 
-    def vectors_written(self) -> None:
-        """New vectors were committed: fold them into the ANN index now, in the background. ArcadeDB
-        builds its HNSW graph lazily, on the first vector query after writes (2.3 s after 4,000
-        unqueried vectors, 78 s after a 100k load), and that query would be a user's search; one
-        k=1 query after each write keeps every later build to tens of milliseconds. Writes that
-        land while a warm-up runs are folded in by one more, not one each."""
+    def vectors_written(self, agents: Iterable[str] = ()) -> None:
+        """New vectors were committed for `agents`: fold them into the ANN index now, in the
+        background. ArcadeDB builds its HNSW graph lazily, on the first vector query after writes
+        (2.3 s after 4,000 unqueried vectors, 78 s after a 100k load), and that query would be a
+        user's search; one k=1 query after each write keeps every later build to tens of
+        milliseconds. Then one search in a written tenant: Neo4j plans a statement again once the
+        graph's counts have moved enough, and the first search after a bulk load paid for planning
+        all of its statements (about 2 s at 10k). Writes that land while a warm-up runs are folded
+        in by one more, not one each."""
+        for agent in agents:
+            self._written[_length_bucket(len(agent))] = agent
         self._stale = True
         if self._warming is None or self._warming.done():
             self._warming = asyncio.create_task(self._keep_warm(), name="index-warm-up")
@@ -96,8 +120,23 @@ class RetrievalService:
             try:
                 await self.warm_up()
                 self.warm_ups += 1
-            except Exception:  # advisory: a search will build what this did not
+                await asyncio.sleep(self._probed_at + PLANS_EVERY - time.monotonic())
+                await self._probe_plans()
+            except Exception:  # advisory: a search will build and plan what this did not
                 log.exception("background index warm-up failed")
+
+    async def _probe_plans(self) -> None:
+        """One untracked search per tenant in `_written`, its results dropped: a read inside that
+        tenant, run for the plans and caches it leaves behind."""
+        written, self._written = self._written, {}
+        self._probed_at = time.monotonic()
+        for agent in written.values():
+            query = SearchQuery(agent=agent, text=PROBE_TEXT, track_access=False)
+            # As in a tenant this process has not sized yet: the scans that size a tenant run too,
+            # and theirs are the plans a bulk load leaves the most out of date.
+            self.candidates.hints.mark(Visibility.of(query).key, large=False)
+            await self._search(query, self._probe or await self.embed(PROBE_TEXT))
+            self.plan_probes += 1
 
     async def close(self) -> None:
         await cancel_and_wait(self._warming)

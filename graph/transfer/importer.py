@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -43,7 +43,7 @@ class ImportResult:
 
 class ImportService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_lines: int,
-                 on_vectors_written: Callable[[], None] = lambda: None) -> None:
+                 on_vectors_written: Callable[[Iterable[str]], None] = lambda agents: None) -> None:
         self.runner, self.encoder = runner, encoder
         self.max_text_chars, self.max_lines = max_text_chars, max_lines
         self.on_vectors_written = on_vectors_written
@@ -131,7 +131,7 @@ class ImportService:
 
         await self.runner.write_tx(work)
         if created["memory"]:
-            self.on_vectors_written()
+            self.on_vectors_written([agent])
         counts = {"predicate": len(batch.predicates), "memory": len(batch.memories), "edge": len(batch.edges),
                   "conflict": len(batch.conflicts), "operation": len(batch.operations)}
         # Edges are merged, not counted: an edge line either adds its edge or finds it there.

@@ -13,7 +13,7 @@ in one batch see each other as if written one by one."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -73,13 +73,14 @@ OVERLAP_MAX = 16
 
 class WriteService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, *, max_text_chars: int, max_batch: int,
-                 on_vectors_written: Callable[[], None] = lambda: None,
+                 on_vectors_written: Callable[[Iterable[str]], None] = lambda agents: None,
                  preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder = runner, encoder
         self.preferences = preferences  # what each agent never stores, and how long it keeps each type
         self.max_text_chars, self.max_batch = max_text_chars, max_batch
         self.slots = SlotQueue()  # claims on one belief slot take turns in this process
-        # Told after every commit that adds vectors, so retrieval can fold them into its index.
+        # Told after every commit that adds vectors, with the tenants written, so retrieval can fold
+        # them into its index and plan its searches against the grown graph.
         self.on_vectors_written = on_vectors_written
 
     async def store(self, new: NewMemory, actor: str = DEFAULT_ACTOR) -> StoreResult:
@@ -97,7 +98,7 @@ class WriteService:
                 stored = await self.runner.write_tx(lambda tx: self.write(tx, prepared, actor))
         finally:
             prepared.discard()
-        self.on_vectors_written()
+        self.on_vectors_written({item.agent for item in prepared.items})
         return stored
 
     async def prepare(self, items: Sequence[NewMemory], field_prefix: str = "memories",

@@ -48,3 +48,33 @@ def test_a_batch_write_warms_the_vector_index_in_the_background(client, agent, s
     assert services.retrieval.warm_ups > before
     results = client.post("/v1/search", json={"agent": agent, "query": "harbour logistics", "limit": 5}).json()
     assert len(results["results"]) == 5
+
+
+def test_a_write_plans_the_written_tenants_search_in_the_background(client, agent, services, run, monkeypatch):
+    """After a commit, one search in a tenant just written runs off the request path, so that the
+    first search after a bulk load finds its statements planned for the grown graph (Neo4j plans
+    again once counts have moved). It is that tenant's own read, and it counts no access."""
+    import time
+
+    retrieval = services.retrieval
+    probed = []
+    real = retrieval._search
+
+    async def spy(query, embedding):
+        probed.append(query)
+        return await real(query, embedding)
+
+    monkeypatch.setattr(retrieval, "_search", spy)
+    before = retrieval.plan_probes
+    texts = [f"Planning probe note {i}: what the user cooks for dinner on weekdays" for i in range(30)]
+    response = client.post("/v1/memories:batch", json={"memories": [{"agent": agent, "text": t} for t in texts]})
+    assert response.status_code == 201, response.text
+    deadline = time.monotonic() + 30
+    while (agent not in [q.agent for q in probed] or retrieval.plan_probes == before) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert retrieval.plan_probes > before
+    # Earlier tests' tenants may be probed in the same round; each probe is one tenant's own search.
+    assert agent in [q.agent for q in probed] and not any(q.track_access for q in probed)
+    run(services.access.flush)
+    assert {m["access_count"] for m in list_all(client, agent)} == {0}
