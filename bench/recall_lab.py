@@ -90,6 +90,15 @@ def rep_next(chars: int) -> Callable[[list[Turn], int], str]:
     return rep
 
 
+def rep_topic(n: int, chars: int) -> Callable[[list[Turn], int], str]:
+    """The thread's first turn (what the conversation opened with: its topic, as near as a write
+    path can tell), then the n turns before this one and the turn itself."""
+    def rep(thread: list[Turn], i: int) -> str:
+        first = [_cut(thread[0].text, chars)] if i > n else []
+        return "\n".join([*first, *(_cut(t.text, chars) for t in thread[max(0, i - n):i]), thread[i].text])
+    return rep
+
+
 REPS: dict[str, Callable[[list[Turn], int], str]] = {
     "text": rep_text,
     "date": rep_date,
@@ -100,6 +109,8 @@ REPS: dict[str, Callable[[list[Turn], int], str]] = {
     "prev1date": rep_prev(1, 300, date=True),
     "prev1after": rep_prev(1, 300, after=True),
     "prevnext": rep_next(300),
+    "topic": rep_topic(0, 300),
+    "topicprev1": rep_topic(1, 300),
 }
 
 
@@ -191,7 +202,7 @@ class Encoder:
             return np.load(path)
         if self._model is None:
             from graph.embedding.encoder import SentenceTransformerEmbedder
-            self._model = SentenceTransformerEmbedder(self.model_dir, query_runtime="torch").model
+            self._model = SentenceTransformerEmbedder(self.model_dir).model
         started = time.perf_counter()
         vecs = self._model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
                                   show_progress_bar=False).astype(np.float32)
