@@ -320,6 +320,15 @@ def _forget(c: Candidate, known: Sequence[Known], previous_text: str | None) -> 
             for k in targets]
 
 
+def forget_slots(c: Candidate) -> set[str]:
+    """The predicates of the user's slots a request to forget names, to read them beside the nearest
+    memories: the words' own ("my bank": bank) and those they name ("my address": lives_in)."""
+    if c.action != FORGET or c.about == ("<previous>",):
+        return set()
+    about = set(c.about) - _GENERIC
+    return about | {p for w in about for p in _SLOT_NAMES.get(w, ())}
+
+
 def _names_slot(k: Known, about: set[str], slots: set[str]) -> bool:
     """Whether the request's words name the known claim's slot: its predicate ("my bank" and the
     open slot bank) or a word for it ("my address" and lives_in)."""
