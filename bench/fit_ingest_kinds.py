@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.fit_intents import ship  # noqa: E402
 from bench.ingestion_folds import Encoder, examples, fitted  # noqa: E402
 from bench.ingestion_quality import Similarity, load  # noqa: E402
 from graph.ingestion import kind_classifier  # noqa: E402
-from graph.language import classifier  # noqa: E402
 
 
 def main() -> None:
@@ -28,15 +28,9 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
     args = parser.parse_args()
     rows = load("tune")
-    model = fitted(rows, Encoder(Similarity(lexical=False)))
-    if args.check:
-        shipped = kind_classifier.shipped()
-        same = shipped is not None and classifier.same({kind_classifier.HEAD: shipped}, {kind_classifier.HEAD: model})
-        print("the shipped classifier matches a fresh fit" if same else "the shipped classifier is stale")
-        sys.exit(0 if same else 1)
-    classifier.save(kind_classifier.SHIPPED, {kind_classifier.HEAD: model})
-    print(f"wrote {kind_classifier.SHIPPED.relative_to(ROOT)}: {len(model.labels)} labels x {model.dimensions} dims, "
-          f"fitted on {len(examples(rows))} sentences of the tuning half with {model.name}")
+    ship(kind_classifier.SHIPPED, kind_classifier.HEAD, kind_classifier.shipped(),
+         fitted(rows, Encoder(Similarity(lexical=False))), args.check,
+         f"labels, fitted on {len(examples(rows))} sentences of the tuning half,")
 
 
 if __name__ == "__main__":
