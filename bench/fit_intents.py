@@ -40,19 +40,24 @@ def fitted() -> classifier.Classifier:
     return intents.fit(vectors, [r["intent"] for r in rows], name=embedder.name)
 
 
+def ship(path: Path, head: str, shipped: classifier.Classifier | None, model: classifier.Classifier,
+         check: bool, what: str) -> None:
+    """Write `model` as the file at `path`, or (`check`) exit 1 when the shipped one differs from it."""
+    if check:
+        same = shipped is not None and classifier.same({head: shipped}, {head: model})
+        print("the shipped classifier matches a fresh fit" if same else "the shipped classifier is stale")
+        sys.exit(0 if same else 1)
+    classifier.save(path, {head: model})
+    print(f"wrote {path.relative_to(ROOT)}: {len(model.labels)} {what} x {model.dimensions} dims, "
+          f"with {model.name}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
     args = parser.parse_args()
-    model = fitted()
-    if args.check:
-        shipped = intents.shipped()
-        same = shipped is not None and classifier.same({intents.HEAD: shipped}, {intents.HEAD: model})
-        print("the shipped classifier matches a fresh fit" if same else "the shipped classifier is stale")
-        sys.exit(0 if same else 1)
-    classifier.save(intents.SHIPPED, {intents.HEAD: model})
-    print(f"wrote {intents.SHIPPED.relative_to(ROOT)}: {len(model.labels)} intents x {model.dimensions} dims, "
-          f"fitted on {len(tune_rows())} tuning lines with {model.name}")
+    ship(intents.SHIPPED, intents.HEAD, intents.shipped(), fitted(), args.check,
+         f"intents, fitted on {len(tune_rows())} tuning lines,")
 
 
 if __name__ == "__main__":

@@ -31,14 +31,14 @@ from bench.ablation import Ablation, holders_in, tracing  # noqa: E402
 from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.ingestion_quality import NFOLDS, Similarity, _cached, evaluate, load, pct, plan  # noqa: E402
 from bench.record import record  # noqa: E402
+from graph.ingestion import kind_classifier  # noqa: E402
 from graph.ingestion.extractor import KindOf  # noqa: E402
-from graph.language import classifier  # noqa: E402
 from graph.language.classifier import Classifier  # noqa: E402
 
 GUIDE = ROOT / "bench" / "datasets" / "ingestion_labelled.md"
 PREFIX = "graph.ingestion"
 FLOORS = (0.4, 0.5, 0.6, 0.7)
-NONE = "none"  # the classifier's label for a sentence that is no memory
+NONE = kind_classifier.NONE
 
 
 def label_of(row: dict[str, Any]) -> str | None:
@@ -77,20 +77,14 @@ class Encoder:
 
 def fitted(rows: list[dict[str, Any]], encode: Encoder) -> Classifier:
     pairs = examples(rows)
-    return classifier.fit(encode([t for t, _ in pairs]), [label for _, label in pairs], encode.model.name)
+    return kind_classifier.fit(encode([t for t, _ in pairs]), [label for _, label in pairs], encode.model.name)
 
 
 def asking(head: Classifier, encode: Encoder, floor: float) -> Callable[[datetime], KindOf]:
     """The rules' kind where they found one, else the classifier's when it is at least `floor`
-    probable and not none."""
+    probable and not none (graph/ingestion/kind_classifier.py, as the service asks it)."""
     def at(when: datetime) -> KindOf:
-        def kind_of(sentence: str, ruled: str | None) -> str | None:
-            if ruled is not None:
-                return ruled
-            scores = head.scores(encode([sentence])[0])
-            best = max(scores, key=lambda k: (scores[k], k))
-            return None if best == NONE or scores[best] < floor else best
-        return kind_of
+        return kind_classifier.second_opinion(head, lambda s: encode([s])[0], floor)
     return at
 
 

@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 from bench.datasets.split_ingestion import ORIGINAL, added  # noqa: E402
 from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.record import record  # noqa: E402
+from graph.ingestion import kind_classifier  # noqa: E402
 from graph.ingestion.decide import decide_message  # noqa: E402
 from graph.ingestion.extractor import CLAIMS_BOTH, KindOf, extract, to_parse  # noqa: E402
 from graph.ingestion.known import circle_of, is_multi  # noqa: E402
@@ -344,20 +345,35 @@ def report(split: str, r: dict[str, Any], rate: tuple[float, float], batched: tu
     return "\n".join(lines) + "\n"
 
 
-def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similarity, source: str) -> str:
+def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similarity, source: str,
+          kind_of: Callable[[datetime], KindOf] | None = None) -> str:
     """Operations and claims on the whole half, its first lines and its added lines."""
     out = ["| lines | count | operation accuracy | claim precision | claim recall | open slots P / R |",
            "| --- | ---: | ---: | ---: | ---: | ---: |"]
     first = [r for r in rows if not added(r)]
     later = [r for r in rows if added(r)]
     for name, r in (("all", whole),
-                    (f"first {ORIGINAL} (u0001-u{ORIGINAL:04d})", evaluate(first, similarity, False, source)),
-                    ("added later", evaluate(later, similarity, False, source))):
+                    (f"first {ORIGINAL} (u0001-u{ORIGINAL:04d})", evaluate(first, similarity, False, source, kind_of)),
+                    ("added later", evaluate(later, similarity, False, source, kind_of))):
         c, u = r["claims"], r["unruled"]
         out.append(f"| {name} | {r['lines']} | {pct(*r['ops'])} | {pct(c['matched'], c['derived'])} | "
                    f"{pct(c['matched'], c['expected'])} | {pct(u['matched'], u['derived'])} / "
                    f"{pct(u['matched'], u['expected'])} |")
     return "\n".join(out) + "\n"
+
+
+def shipped_kinds(similarity: Similarity) -> Callable[[datetime], KindOf] | None:
+    """The service's second opinion on claimless kinds, when its model is loaded and matches."""
+    model = similarity.model
+    head = kind_classifier.for_model(model.name, model.dimensions) if model is not None else None
+    if head is None:
+        return None
+
+    def embedding_of(sentence: str) -> Any:
+        similarity.vectors([sentence])
+        return similarity.cache[sentence]
+    opinion = kind_classifier.second_opinion(head, embedding_of)
+    return lambda at: opinion
 
 
 def main() -> None:
@@ -370,18 +386,21 @@ def main() -> None:
     ap.add_argument("--folds", help="comma-separated folds of the tune half (0..2) to measure on")
     ap.add_argument("--claims", default=CLAIMS_BOTH, choices=("parsed", "lexical", "both"),
                     help="where claims come from: the parse's frames, the word patterns, or both")
+    ap.add_argument("--rules-only", action="store_true",
+                    help="without the shipped classifier of claimless kinds (graph/ingestion/kind_classifier.py)")
     args = ap.parse_args()
     if args.verbose and args.split != "tune":
         raise SystemExit("--verbose prints lines: only for the tune half (the test half is not read)")
     folds = {int(f) for f in args.folds.split(",")} if args.folds else None
     rows = load(args.split, folds)
     similarity = Similarity(args.lexical)
-    result = evaluate(rows, similarity, args.verbose, args.claims)
+    kind_of = None if args.rules_only else shipped_kinds(similarity)
+    result = evaluate(rows, similarity, args.verbose, args.claims, kind_of)
     rate = throughput(rows, args.rounds, args.claims)
     batched = throughput(rows, args.rounds, args.claims, BATCH)
     table = report(args.split + (f" folds {args.folds}" if folds else ""), result, rate, batched)
     if folds is None and args.split != "all":
-        table += "\n" + parts(rows, result, similarity, args.claims)
+        table += "\n" + parts(rows, result, similarity, args.claims, kind_of)
     print(table)
     if args.record:
         record(f"ingestion-quality-{args.split}", table)

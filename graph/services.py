@@ -25,9 +25,11 @@ from graph.core.vocab import KIND_CONSOLIDATE
 from graph.embedding.encoder import AsyncEncoder, Embedder, load_embedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
+from graph.ingestion import kind_classifier
 from graph.ingestion.defaults import PreferredDefault
 from graph.ingestion.llm import llm_steps
 from graph.ingestion.service import IngestService
+from graph.ingestion.steps import RuleExtractor
 from graph.keys.service import KeyService
 from graph.links.service import LinkService
 from graph.llm import ChatClient
@@ -185,8 +187,10 @@ class Services:
                    audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
                    ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
                                            max_text_chars=settings.max_text_chars,
-                                           **llm_steps(chat, extract=settings.llm_extract,
-                                                       decide=settings.llm_decide),
+                                           **{"extractor": (rules := RuleExtractor(kind_classifier.for_model(
+                                               embedder.name, encoder.dimensions), retrieval.embed)),
+                                              **llm_steps(chat, extract=settings.llm_extract,
+                                                          decide=settings.llm_decide, rules=rules)},
                                            default=PreferredDefault(preferences, settings.ingest_by_default),
                                            preferences=preferences),
                    schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)

@@ -57,12 +57,24 @@ from graph.ingestion.model import (
 )
 from graph.ingestion.sensitivity import sensitivity_of
 from graph.ingestion.text import content_words, normal
-from graph.ingestion.vocabulary import PHONE_BRANDS, PREDICATES, SUCCESSORS, VEHICLE_MAKES
+from graph.ingestion.vocabulary import (
+    PHONE_BRANDS,
+    PREDICATES,
+    ROLES,
+    SLOT_WORDS,
+    SUCCESSORS,
+    THING_PREDICATES,
+    VEHICLE_MAKES,
+)
 
 NEAR_DUPLICATE = 0.92  # cosine at which a memory without a claim says the same as a known one
 NEAR = 0.55  # cosine at which a known memory is about the same thing, for claimless updates
 NEAR_CLEAR, CLEAR_MARGIN = 0.4, 0.15  # a slot nearer than this and this far ahead of the next takes a value
 RESPELLED = 0.7  # how alike two spellings are for a correction to respell the known value ("Micheal", "Michael")
+# A request to forget that names no known memory's words or slot erases the nearest known memory by
+# embedding only when it is this near and this far ahead of the next: else nothing (an unrelated
+# memory is never erased on a guess).
+FORGET_NEAR, FORGET_MARGIN = 0.3, 0.08
 _GENERIC = frozenset({"now", "anymore", "sold", "got", "left", "over", "still", "just", "day", "week", "month",
                       "today", "morning", "cancelled", "canceled", "company", "place", "thing", "everywhere",
                       "right", "for", "me", "user"})
@@ -84,6 +96,14 @@ def same_value(a: str | None, b: str | None) -> bool:
     short, long_ = sorted((x.split(), y.split()), key=len)
     extra = long_[: len(long_) - len(short)]
     return bool(short) and long_[len(extra):] == short and all(w.rstrip(".") in _QUALIFIERS for w in extra)
+
+
+# A word of a request -> the predicates whose slot it names ("address" -> lives_in, "wife" -> spouse).
+_SLOT_NAMES: dict[str, set[str]] = {}
+for _noun, _predicates in [*((n, (p,)) for n, p in {**THING_PREDICATES, **ROLES}.items()), *SLOT_WORDS.items()]:
+    if " " not in _noun:
+        for _w in content_words(_noun):
+            _SLOT_NAMES.setdefault(_w, set()).update(_predicates)
 
 
 def _words(k: Known) -> set[str]:
@@ -288,19 +308,49 @@ def _forget(c: Candidate, known: Sequence[Known], previous_text: str | None) -> 
         targets = [target] if target else []
     else:
         about = set(c.about) - _GENERIC
+        slots = {p for w in about for p in _SLOT_NAMES.get(w, ())}
+        named = {k.id for k in known if _names_slot(k, about, slots)}
         if c.rule == "forget every":
-            targets = [k for k in known if _words(k) & about]
+            targets = [k for k in known if _words(k) & about or k.id in named]
         else:
-            best = _best_match(about, known, prefer_events=False)
-            targets = [best] if best else []
+            best = _best_match(about, known, prefer_events=False, named=named)
+            targets = [best] if best else [k for k in [_nearest_alone(known)] if k is not None and about]
     return [Decision(DELETE, HARD, replace(c, sensitivity=_level(c, k), memory_type=k.memory_type), k,
                      "asked to forget it: erased")
             for k in targets]
 
 
+def forget_slots(c: Candidate) -> set[str]:
+    """The predicates of the user's slots a request to forget names, to read them beside the nearest
+    memories: the words' own ("my bank": bank) and those they name ("my address": lives_in)."""
+    if c.action != FORGET or c.about == ("<previous>",):
+        return set()
+    about = set(c.about) - _GENERIC
+    return about | {p for w in about for p in _SLOT_NAMES.get(w, ())}
+
+
+def _names_slot(k: Known, about: set[str], slots: set[str]) -> bool:
+    """Whether the request's words name the known claim's slot: its predicate ("my bank" and the
+    open slot bank) or a word for it ("my address" and lives_in)."""
+    return k.predicate is not None and (k.predicate in slots or bool(
+        content_words(k.predicate.replace("_", " ")) & about))
+
+
+def _nearest_alone(known: Sequence[Known]) -> Known | None:
+    """The nearest known memory by embedding when it is near (FORGET_NEAR) and clearly nearer than
+    any other (FORGET_MARGIN); else None."""
+    ranked = sorted((k for k in known if k.similarity is not None), key=lambda k: -(k.similarity or 0.0))
+    if not ranked or (ranked[0].similarity or 0.0) < FORGET_NEAR:
+        return None
+    second = (ranked[1].similarity or 0.0) if len(ranked) > 1 else 0.0
+    return ranked[0] if (ranked[0].similarity or 0.0) - second >= FORGET_MARGIN else None
+
+
 def _best_match(about: set[str], known: Sequence[Known], *, prefer_events: bool,
-                planned_first: bool = False) -> Known | None:
-    scored = [(len(_words(k) & about), k) for k in known]
+                planned_first: bool = False, named: set[str] | frozenset[str] = frozenset()) -> Known | None:
+    """The known memory sharing most words with `about` (a memory whose slot it names, `named`, counts
+    one more)."""
+    scored = [(len(_words(k) & about) + (k.id in named), k) for k in known]
     scored = [(s, k) for s, k in scored if s > 0]
     if not scored:
         return None

@@ -177,13 +177,15 @@ def _note(d: Decision) -> Decision:
                     d.claim, d.exclusive, d.targets)
 
 
-def llm_steps(chat: ChatClient | None, *, extract: bool, decide: bool) -> dict[str, Any]:
-    """The LLM extractor and decider that are switched on (none without a chat model: the rules)."""
+def llm_steps(chat: ChatClient | None, *, extract: bool, decide: bool,
+              rules: Extractor | None = None) -> dict[str, Any]:
+    """The LLM extractor and decider that are switched on (none without a chat model: the rules);
+    `rules`: the extractor the LLM one falls back to."""
     if chat is None:
         return {}
     steps: dict[str, Any] = {}
     if extract:
-        steps["extractor"] = LLMExtractor(chat)
+        steps["extractor"] = LLMExtractor(chat, rules)
     if decide:
         steps["decider"] = LLMDecider(chat)
     return steps

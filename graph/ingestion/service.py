@@ -35,6 +35,7 @@ from graph.core.vocab import (
     SENSITIVITIES,
     SOURCE_TYPES,
 )
+from graph.ingestion.decide import forget_slots
 from graph.ingestion.defaults import FixedDefault, IngestDefault
 from graph.ingestion.extractor import mentioned_names
 from graph.ingestion.known import circle_of, is_multi
@@ -204,6 +205,8 @@ class IngestService:
             slots = {(c.claim.subject, p) for c in candidates if c.claim and c.claim.predicate
                      for p in (c.claim.predicate, *c.replaces, *SUCCESSORS.get(c.claim.predicate, ()))}
             slots |= {("user", p) for c in candidates if c.replaces for p in c.replaces}
+            # A request to forget that names a slot ("forget my address"): the user's memories in it.
+            slots |= {("user", p) for c in candidates for p in forget_slots(c)}
             in_slots = await self._read("ingestion/slot_memories", agent, slots=[
                 {"subject": s, "predicate": p} for s, p in sorted(slots)])
             base = _merge(about, in_slots)

@@ -4,14 +4,16 @@ turns a message's candidates and the known memories into decisions. The LLM step
 implement the same two."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import anyio
 
 from graph.ingestion.decide import decide_message
 from graph.ingestion.extractor import extract, to_parse
+from graph.ingestion.kind_classifier import second_opinion
 from graph.ingestion.model import Candidate, Decision, Extraction, Known, Message
+from graph.language.classifier import Classifier
 from graph.language.parser import parse
 
 
@@ -34,7 +36,14 @@ class Decider(Protocol):
 
 
 class RuleExtractor:
+    """The rules; with the classifier of claimless kinds (kind_classifier.py) and a way to embed
+    text, the classifier's kind for a sentence with no claim where no rule gives it one."""
     name = "rules"
+
+    def __init__(self, kinds: Classifier | None = None,
+                 embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
+        self.kinds = kinds if embed is not None else None
+        self.embed = embed
 
     async def prepare(self, messages: Sequence[Message], instructions: str | None = None) -> Mapping[str, Any]:
         """Every sentence of the request parsed in one batch, in a worker thread (the parse is the
@@ -45,7 +54,24 @@ class RuleExtractor:
 
     async def extract(self, message: Message, context: Sequence[Message], circle: set[str],
                       registered: dict[str, bool], prepared: Mapping[str, Any] | None = None) -> Extraction:
-        return extract(message, context, circle=circle, registered=registered, docs=prepared)
+        unsure: list[str] = []
+        found = extract(message, context, circle=circle, registered=registered, docs=prepared,
+                        kind_of=None if self.kinds is None else _noting(unsure))
+        if self.kinds is None or self.embed is None or not unsure:
+            return found
+        # Only the sentences no rule gave a kind are embedded (one each), then the message is read
+        # again with the classifier's answers: extraction is pure, so the rest comes out the same.
+        vectors = {s: await self.embed(s) for s in dict.fromkeys(unsure)}
+        return extract(message, context, circle=circle, registered=registered, docs=prepared,
+                       kind_of=second_opinion(self.kinds, vectors.__getitem__))
+
+
+def _noting(unsure: list[str]) -> Callable[[str, str | None], str | None]:
+    def kind_of(sentence: str, ruled: str | None) -> str | None:
+        if ruled is None:
+            unsure.append(sentence)
+        return ruled
+    return kind_of
 
 
 class RuleDecider:

@@ -62,6 +62,18 @@ THING_PREDICATES: dict[str, str] = {
     "watch": "device", "kindle": "device", "e-reader": "device", "console": "device", "pet": "pet",
     "dog": "pet", "cat": "pet",
 }
+# Words that name a canonical predicate's slot besides the nouns above, for a request that names the
+# slot rather than the value ("forget my address" when the memory is "I live at 12 Rose Lane").
+SLOT_WORDS: dict[str, tuple[str, ...]] = {
+    "address": ("lives_in",), "home": ("lives_in",), "city": ("lives_in",), "flat": ("lives_in",),
+    "house": ("lives_in",), "where": ("lives_in",), "job": ("job_title", "works_at"), "work": ("works_at", "job_title"),
+    "workplace": ("works_at",), "career": ("job_title", "works_at"), "birth": ("birthday",), "age": ("age",),
+    "contact": ("email", "phone_number"), "allergies": ("allergy",), "allergy": ("allergy",), "food": ("diet",),
+    "languages": ("speaks",), "language": ("speaks",), "relationship": ("partner", "spouse"),
+    "family": ("mother", "father", "sister", "brother", "child", "spouse"), "kids": ("child",),
+    "children": ("child",), "pets": ("pet",), "devices": ("device",), "gadgets": ("device",),
+    "school": ("studies_at",), "studies": ("studies_at",), "university": ("studies_at",),
+}
 # Predicates one may succeed another with, for the same subject: marrying one's partner.
 SUCCESSORS: dict[str, tuple[str, ...]] = {"spouse": ("partner",)}
 

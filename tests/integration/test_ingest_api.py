@@ -251,3 +251,24 @@ def test_an_expired_memory_is_no_longer_known(client, agent):
     assert op["target_id"] is None and op["memory_id"] != old["id"]
     hits = search(client, agent, "where does the user live?")
     assert [h["id"] for h in hits][:1] == [op["memory_id"]] and old["id"] not in [h["id"] for h in hits]
+
+
+def test_forgetting_a_slot_named_by_another_word_erases_that_memory_only(client, agent):
+    other = agent + "-other"
+    ingest(client, other, "I live at 3 Mill Road.")
+    first = ingest(client, agent, "I live at 12 Rose Lane.", "My bank is Monzo.", "I work at Acme.")
+    home, bank, work = (m["operations"][0]["memory_id"] for m in first["messages"])
+    # "my address" names lives_in; the request shares no word with "I live at 12 Rose Lane".
+    forgot = ingest(client, agent, "Forget my address.")
+    assert [(o["op"], o["mode"], o["target_id"]) for m in forgot["messages"] for o in m["operations"]] == [
+        ("DELETE", "hard", home)]
+    assert client.get(f"/v1/memories/{home}", params={"agent": agent}).status_code == 404
+    assert "Rose Lane" not in client.get("/v1/export", params={"agent": agent}).text
+    # The slot's own key for an open slot; a slot with nothing known or an unrelated topic erases nothing.
+    assert [o["target_id"] for m in ingest(client, agent, "Delete what I said about my bank.")["messages"]
+            for o in m["operations"]] == [bank]
+    assert ops(ingest(client, agent, "Forget my email.")) == []
+    assert ops(ingest(client, agent, "Forget what I said about the weather.")) == []
+    assert [m["id"] for m in listed(client, agent)] == [work]
+    # Another tenant's address is untouched.
+    assert [m["text"] for m in listed(client, other)] == ["I live at 3 Mill Road."]

@@ -327,3 +327,30 @@ def test_sensitivity_by_category_not_by_the_exact_word(text, level):
                                   "Work was rough today"])
 def test_a_day_in_someone_elses_news_or_in_the_past_is_no_event(text):
     assert extract(Message("user", text, AT)).candidates == ()
+
+
+def test_a_forget_request_naming_the_slot_by_another_word():
+    home = known(1, "I live at 12 Rose Lane.", "user", "lives_in", "12 Rose Lane")
+    bank = known(2, "I use Revolut.", "user", "bank", "Revolut", memory_type="entity")
+    job = known(3, "I work at Acme.", "user", "works_at", "Acme")
+    wife = known(4, "My wife is Ana.", "user", "spouse", "Ana", memory_type="entity")
+    memories = [home, bank, job, wife]
+    # A word for the slot ("address" for lives_in), the open slot's own key, a relationship noun.
+    assert decided("Forget my address.", memories) == [("DELETE", "hard", "k1")]
+    assert decided("Delete what I said about my bank.", memories) == [("DELETE", "hard", "k2")]
+    assert decided("please forget everything about my job", memories) == [("DELETE", "hard", "k3")]
+    assert decided("Forget what I told you about my wife.", memories) == [("DELETE", "hard", "k4")]
+    # Nothing known in the slot it names: nothing is erased.
+    assert decided("Forget my email.", memories) == []
+
+
+def test_a_forget_request_by_embedding_only_when_one_memory_is_clearly_nearest():
+    golf = known(1, "I drive a Golf.", memory_type="entity")
+    yoga = known(2, "Yoga every Tuesday at 6.", memory_type="event")
+    def near(a: float, b: float) -> list[Known]:
+        return [replace(golf, similarity=a), replace(yoga, similarity=b)]
+    # No shared word, no slot: the nearest by embedding, when near and clearly ahead.
+    assert decided("Forget the motor thing.", near(0.45, 0.2)) == [("DELETE", "hard", "k1")]
+    # Too far, or two about as near: an unrelated memory is never erased on a guess.
+    assert decided("Forget the motor thing.", near(0.25, 0.1)) == []
+    assert decided("Forget the motor thing.", near(0.45, 0.41)) == []
