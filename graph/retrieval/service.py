@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Iterable
 from dataclasses import asdict, replace
 from datetime import datetime
@@ -48,12 +47,12 @@ log = logging.getLogger(__name__)
 # floor so high that hybrid search fell below vector search on RealMem (docs/benchmarks.md).
 POOL_MIN, POOL_FACTOR, POOL_MAX = 100, 2, 200
 
-# After writes, one search per written tenant's name length (below) runs in the background, so that
+# Once writes pause, one search per written tenant's name length (below) runs in the background, so that
 # the first search after a bulk load finds its statements planned for the grown graph. A question
 # of typical shape: Neo4j keys a plan on each string's and list's size rounded up to a power of ten
 # (docs/backends.md §2.23), so the probe's text and its terms fall where most questions' do.
 PROBE_TEXT = "what does the user usually cook for dinner"
-PLANS_EVERY = 1.0  # seconds: under a steady stream of writes, at most one probe round per second
+PLANS_QUIET = 1.0  # seconds without a write before the probe runs
 
 
 class _Ranked(NamedTuple):
@@ -97,17 +96,16 @@ class RetrievalService:
         self.warm_ups = 0  # background index warm-ups run, for operators and tests
         self.plan_probes = 0  # background probe searches run, for operators and tests
         self._written: dict[int, str] = {}  # a tenant written since the last probe, per name-length bucket
-        self._probed_at = float("-inf")
 
     def vectors_written(self, agents: Iterable[str] = ()) -> None:
         """New vectors were committed for `agents`: fold them into the ANN index now, in the
         background. ArcadeDB builds its HNSW graph lazily, on the first vector query after writes
         (2.3 s after 4,000 unqueried vectors, 78 s after a 100k load), and that query would be a
         user's search; one k=1 query after each write keeps every later build to tens of
-        milliseconds. Then one search in a written tenant: Neo4j plans a statement again once the
-        graph's counts have moved enough, and the first search after a bulk load paid for planning
-        all of its statements (about 2 s at 10k). Writes that land while a warm-up runs are folded
-        in by one more, not one each."""
+        milliseconds. Then, once writes have paused for a second, one search in a written tenant:
+        Neo4j plans a statement again once the graph's counts have moved enough, and the first
+        search after a bulk load paid for planning all of its statements (about 2 s at 10k).
+        Writes that land while a warm-up runs are folded in by one more, not one each."""
         for agent in agents:
             self._written[_length_bucket(len(agent))] = agent
         self._stale = True
@@ -120,8 +118,11 @@ class RetrievalService:
             try:
                 await self.warm_up()
                 self.warm_ups += 1
-                await asyncio.sleep(self._probed_at + PLANS_EVERY - time.monotonic())
-                await self._probe_plans()
+                # The plans once writes pause: probed during a bulk load, Neo4j would plan every
+                # statement again at each step of the graph's growth, at the load's expense.
+                await asyncio.sleep(PLANS_QUIET)
+                if not self._stale:
+                    await self._probe_plans()
             except Exception:  # advisory: a search will build and plan what this did not
                 log.exception("background index warm-up failed")
 
@@ -129,7 +130,6 @@ class RetrievalService:
         """One untracked search per tenant in `_written`, its results dropped: a read inside that
         tenant, run for the plans and caches it leaves behind."""
         written, self._written = self._written, {}
-        self._probed_at = time.monotonic()
         for agent in written.values():
             query = SearchQuery(agent=agent, text=PROBE_TEXT, track_access=False)
             # As in a tenant this process has not sized yet: the scans that size a tenant run too,
