@@ -33,6 +33,7 @@ from bench.ingestion_quality import NFOLDS, Similarity, _cached, evaluate, load,
 from bench.record import record  # noqa: E402
 from graph.ingestion import kind_classifier  # noqa: E402
 from graph.ingestion.extractor import KindOf  # noqa: E402
+from graph.language import classifier  # noqa: E402
 from graph.language.classifier import Classifier  # noqa: E402
 
 GUIDE = ROOT / "bench" / "datasets" / "ingestion_labelled.md"
@@ -77,7 +78,7 @@ class Encoder:
 
 def fitted(rows: list[dict[str, Any]], encode: Encoder) -> Classifier:
     pairs = examples(rows)
-    return kind_classifier.fit(encode([t for t, _ in pairs]), [label for _, label in pairs], encode.model.name)
+    return classifier.fit(encode([t for t, _ in pairs]), [label for _, label in pairs], encode.model.name)
 
 
 def asking(head: Classifier, encode: Encoder, floor: float) -> Callable[[datetime], KindOf]:

@@ -170,6 +170,9 @@ class Services:
         except BaseException:
             await backend.close()
             raise
+        # The rules, with the classifier of claimless kinds when it was fitted on this model; the LLM
+        # extractor, when switched on, falls back to them.
+        rules = RuleExtractor(kind_classifier.for_model(embedder.name, encoder.dimensions), retrieval.embed)
         return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
                    retrieval=retrieval, access=access, predicates=PredicateService(runner),
                    context=ContextService(runner, retrieval, estimate, preferences,
@@ -187,10 +190,9 @@ class Services:
                    audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
                    ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
                                            max_text_chars=settings.max_text_chars,
-                                           **{"extractor": (rules := RuleExtractor(kind_classifier.for_model(
-                                               embedder.name, encoder.dimensions), retrieval.embed)),
-                                              **llm_steps(chat, extract=settings.llm_extract,
-                                                          decide=settings.llm_decide, rules=rules)},
+                                           **{"extractor": rules, **llm_steps(
+                                               chat, extract=settings.llm_extract, decide=settings.llm_decide,
+                                               rules=rules)},
                                            default=PreferredDefault(preferences, settings.ingest_by_default),
                                            preferences=preferences),
                    schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)

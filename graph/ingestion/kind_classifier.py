@@ -21,10 +21,6 @@ NONE = "none"  # the label of a sentence that is no memory
 FLOOR = 0.5  # the probability below which the classifier's kind is not taken
 
 
-def fit(embeddings: np.ndarray, labels: Sequence[str], name: str) -> Classifier:
-    return classifier.fit(embeddings, labels, name)
-
-
 def for_model(name: str, dimensions: int) -> Classifier | None:
     """The shipped model when it was fitted on this embedding model, else None (the rules alone)."""
     return classifier.for_model(SHIPPED, name, dimensions).get(HEAD)
