@@ -29,6 +29,15 @@ _SUBJECT = re.compile(r"\b(?:" + _WORKS + r"|episode|talk|slides|video|essay|pap
                       r"this|since|before|after|without|besides|apart|not)\b|[,.?!;]|$)")
 
 
+# What a saved thing holds, said in a clause after it, names its content, not an ask: "the spreadsheet
+# where I tracked my goals", "the note in which we listed what we decided". Masked to the end of the
+# clause.
+_HOLDS = re.compile(r"\b(?:" + _WORKS + r"|spreadsheet|sheet|email|message|memo|voice memo|list|notebook|"
+                    r"journal|entry|chat|screenshot|photo|pic|link|folder|draft|letter|text|doc|notes)s? "
+                    r"(?:where|in which|that|which) (?:i|we) (?!(?:did|do|does|was|were|am|is|are|have|had|has)\b)"
+                    r"([^,.?!;]+)")
+
+
 @dataclass(frozen=True)
 class Question:
     text: str  # as asked, curly quotes made straight
@@ -62,6 +71,8 @@ def prepare(raw: str) -> Question:
     for start, end in [*titles, *quoted]:
         masked = _blank(masked, start, end)
     for m in _SUBJECT.finditer(masked):
+        masked = _blank(masked, *m.span(1))
+    for m in _HOLDS.finditer(masked):
         masked = _blank(masked, *m.span(1))
     for m in _HYPHENATED.finditer(masked):
         masked = masked[:m.start()] + m.group().replace("-", MASK) + masked[m.end():]
