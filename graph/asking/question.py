@@ -1,9 +1,10 @@
 """A question prepared for the router's rules: lower-cased, curly quotes made straight, and the words
 that must not count as markers masked: quoted titles ("find the recipe called 'what I used to
 cook'"), titles after a kind of work ("the movie Not Okay", "the page called My Goals"), what a
-work is about ("the article about goal setting") and hyphenated compounds ("not-so-secret",
-"goals-based", "decide-or-die"). Every step keeps the length, so a span found in the masked text is
-the same span of the original. Pure."""
+work is about ("the article about goal setting"), what a saved thing holds ("the spreadsheet where
+I tracked my goals") and hyphenated compounds ("not-so-secret", "goals-based", "decide-or-die").
+Every step keeps the length, so a span found in the masked text is the same span of the original.
+Pure."""
 from __future__ import annotations
 
 import re
