@@ -100,14 +100,21 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:know|remember|learn(?:ed|t)|picked up|gathered|figured out|have|got|understand|think)"
        r"(?: so far)? (?:about|abt|bout|of|on) me\b(?! (?:being|having|doing|liking|living|working|and my|\w+ing\b))"),
     _m("about_me", "asks about the user's self",
-       r"\b(?:about|abt|describe|summari[sz]e) (?:myself|me|the user)\b(?! \w+ing\b)"),
+       r"\b(?:about|abt|describe|summari[sz]e) (?:myself|me|the user)\b(?! \w+ing\b)"
+       # The user explained to someone, or how well the user is known: "if you had to explain me to a
+       # stranger", "how well do you know me".
+       r"|\b(?:explain|describe) (?:me|myself|the user) to\b"
+       r"|\bhow (?:well|much) do (?:you|u|ya) (?:really |actually )?(?:know|get|understand) (?:me|the user)\b"),
     _m("about_me", "asks for the user's profile",
        r"\b(?:my|the user'?s?|user) (?:\w+ )?(?:profile|persona|bio|personality|interests|preferences|values|likes and "
-       r"dislikes|character)\b|\bsummary of (?:me|myself|the user)\b"),
+       r"dislikes|character|background|backstory|life story)\b(?! check\b| in (?!brief\b|short\b))"
+       r"|\bsummary of (?:me|myself|the user)\b"),
     # A summary asked of the user as a whole, whatever it is called: "a rundown of who I am", "the big
     # picture on me", "a quick profile of myself", "what you know about my life in general".
     _m("about_me", "asks for a summary of the user",
-       r"\b(?:profile|picture|rundown|overview|summary|sketch|portrait|snapshot|recap|highlights|gist) (?:of|on) "
+       # An opinion of the user as a whole is one too: "your read on me", "your impression of me".
+       r"\b(?:profile|picture|rundown|overview|summary|sketch|portrait|snapshot|recap|highlights|gist|read|take|"
+       r"impression|opinion|sense|understanding|assessment) (?:of|on) "
        r"(?:me|myself|the user|who (?:i|the user) (?:am|is))\b(?! \w+ing\b)"
        r"|\b(?:know|remember|learned|learnt) about (?:my|the user'?s) life\b"
        r"|\bwhat (?:sorts?|kinds?|types?) of (?:things|stuff) (?:do (?:i|we)|does the user) (?:care about|value|like|"
@@ -132,10 +139,13 @@ MARKERS: tuple[Marker, ...] = (
     _m("decision", "asks how a choice went",
        r"\b(?:settle[ds]? on|end(?:ed)? up (?:choosing|going with|picking|deciding)|made (?:a|the|my|our) "
        r"(?:call|choice|decision)|which way i went|yes or no to|(?:pick|choose|chose|opt for|go with) (?:for|on)"
-       r"|what did " + ME + r" (?:pick|choose|go with|go for|opt for|settle on)"
+       r"|what did " + ME + r" (?:pick|choose|go with|go for|opt for|settle on|end up with|plump for|pick out)"
+       # the choice in a clause: "remind me what I chose for the venue", "what we went with in the end"
+       r"|what (?:i|we|the user) (?:chose|picked(?! up)|went with|opted for|settled on|landed on|decided on|agreed on)"
        r"|(?:did|have) " + ME + r" (?:choose|chose|pick|picked|go with|went with|go for|opt(?:ed)? for|settle|settled"
-       r"|commit(?:ted)? to|agree(?:d)? (?:on|to)|end up|ended up|make up (?:my|our) minds?|made up (?:my|our) "
-       r"minds?|say yes|say no|said yes|said no|conclude|concluded)|make up (?:my|our) mind|made up (?:my|our) mind"
+       r"|commit(?:ted)? to|agree(?:d)? (?:on|to)|end up|ended up|land on|landed on|make up (?:my|our) minds?"
+       r"|made up (?:my|our) minds?|say yes|say no|said yes|said no|conclude|concluded)|make up (?:my|our) mind"
+       r"|made up (?:my|our) mind"
        r"|final (?:call|decision|verdict|answer) (?:on|about|for)|(?:agree|agreed) on|concluded? about"
        r"|\bundecided\b|up in the air|in the end)\b"
        # Resolving an open question ("did we ever figure out who's hosting"), leaning one way on it.
@@ -149,9 +159,13 @@ MARKERS: tuple[Marker, ...] = (
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
        r"any closer to|closer to (?:the|my)|the plan for|sticking to|keeping up with|still doing|how close am i to"
-       r"|on pace|trying to (?:achieve|accomplish|build|reach|hit|get to|become|learn|lose|save|gain|improve|quit)"
-       r"|want(?:ed)? to (?:accomplish|achieve)|long_term plans?|hit my|striving for|set out to|training going|"
-       r"aiming at|working to)\b"
+       r"|on pace|trying to (?:achieve|accomplish|build|reach|hit|get to|become|learn|lose|save|gain|improve|quit|"
+       r"get better|get good|master)"
+       r"|(?:want|wanted|hope|hoped|hoping|meant|plan|planned|planning|aim|aimed|intend|intended) to "
+       r"(?:accomplish|achieve)"
+       # progress asked as how the user is doing on something: "how am I doing on saving for the house"
+       r"|how (?:am|are|is) (?:i|we|the user) doing (?:on|with)"
+       r"|long_term plans?|hit my|striving for|set out to|training going|aiming at|working to)\b"
        r"|\b(?:targets?|objectives?|okrs?|challenge)\b"),
     # -- sentiment ---------------------------------------------------------------------------------------
     _m("sentiment", "asks how someone feels about something",
@@ -188,7 +202,10 @@ MARKERS: tuple[Marker, ...] = (
     _m("sentiment", "asks whether someone feels a certain way about something (VADER's affect words)",
        r"(?<!what )(?<!who )(?<!where )(?<!which )\b(?:am|are|is|was|were|been|being|get|gets|getting|got|grown|"
        r"growing|seem|seems|seemed|sound|sounds|"
-       r"sounded|stay|stayed)(?: " + _WHO + r")?" + _DEGREE + r" (?P<word>[a-z]+) (?:about|with|at|over|towards?|"
+       r"sounded|stay|stayed)(?: " + _WHO + r")?" + _DEGREE +
+       # "better at", "good at": an ability, no feeling ("what am I trying to get better at").
+       r" (?!(?:good|better|best|great|bad|worse|worst|terrible|awful|decent) at\b)(?P<word>[a-z]+) "
+       r"(?:about|with|at|over|towards?|"
        r"regarding|of|by|than|in)\b(?: (?P<obj>[^,.?!;]+?)" + _END + r")?"
        # "I feel like ..." says what one thinks, not how one feels.
        r"|\b(?:feel|feels|feeling|felt)" + _DEGREE + r" (?!like\b)(?P<word2>[a-z]+)\b", "obj", word_test=_affect),
@@ -197,14 +214,14 @@ MARKERS: tuple[Marker, ...] = (
        r"(?P<word>[a-z]+) (?P<obj>(?:my|our|the|his|her|their|it|him|them|this|that|[a-z]+ing)\b[^,.?!;]*?)" + _END,
        "obj", word_test=_affect),
     _m("sentiment", "asks whether a feeling got better or worse",
-       r"\b(?:gotten|getting|got|grown|growing) (?:better|worse|happier|sadder)\b"),
+       r"\b(?:gotten|getting|got|grown|growing) (?:better|worse|happier|sadder)\b(?! at\b)"),
     # -- historical: a past value of a slot, or how it changed -------------------------------------------
     _m("historical", "asks for a past value ('used to')", r"\b(?:used to|use to)\b"),
     _m("historical", "asks for an old or former value",
        r"\b(?:my|our|the user'?s|his|her|their) (?:old|former|previous|ex|earlier|first) (?!\w+ing\b)\w+"
        r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b|\boriginally\b"),
     _m("historical", "asks whether something changed",
-       r"\b(?:did|has|have) (?:[\w']+ ){1,3}changed?\b|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
+       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
        r"take|feel)[^,.?!;]){1,40}\bchange[ds]?\b|\bbefore (?:i|we|the user) (?:changed|switched|moved|left|quit)\b"),
     _m("historical", "asks about something that stopped", r"\b(?:anymore|any more|no longer)\b"),
     _m("historical", "asks for the history of a slot",
@@ -252,7 +269,9 @@ MARKERS: tuple[Marker, ...] = (
     _m("relationship", "asks who fills a role for the user",
        r"\bwho(?: is|'s|s| are|'re| was)? (?:(?:my|our|the user'?s) )(?:(?:closest|best|new|current|main|usual|"
        r"go_to|favourite|favorite) )*(?:" + _ROLE + r"|" + _PEOPLE_ONLY + r"|emergency contact|person for \w+|"
-       r"people i work with)s?\b(?! \w+'s)(?=\W*(?:again|now|there|these days|at|for \w+|is|are|\?|$|,|\.| and))"),
+       r"people i work with)s?\b(?! \w+'s)(?=\W*(?:again|now|there|these days|at|for \w+|is|are|\?|$|,|\.| and|"
+       # where the role is held: "who are my coworkers on the design team", "my friends in Leeds"
+       r"(?:on|in|from) ))"),
     # Any role, not only the ones listed: "who's my plumber", "who is our accountant now". A
     # preference ("who's my favourite author") or a slot ("who's my bank") is no role.
     _m("relationship", "asks who fills a role for the user (any role word)",
@@ -268,7 +287,7 @@ MARKERS: tuple[Marker, ...] = (
        r"talk to) (?:for|about|when)\b"),
     # -- temporal: what happened in a period -------------------------------------------------------------
     _m("temporal", "asks what happened in a period",
-       r"\bwhat(?: all| else)?(?:'s| is| has| had| was)?(?: been)? (?:happened|happens|happening|went on|"
+       r"\bwhat(?: all| else)?(?:'s|s| is| has| had| was)?(?: been)? (?:happened|happens|happening|went on|"
        r"going on|happen)\b"),
     _m("temporal", "asks what the user did or talked about",
        r"\bwhat (?:did|have|had) " + ME + r" (?:do|done|get up to|gotten up to|talk about|talked about|discuss|"

@@ -1,9 +1,10 @@
 """A question prepared for the router's rules: lower-cased, curly quotes made straight, and the words
 that must not count as markers masked: quoted titles ("find the recipe called 'what I used to
 cook'"), titles after a kind of work ("the movie Not Okay", "the page called My Goals"), what a
-work is about ("the article about goal setting") and hyphenated compounds ("not-so-secret",
-"goals-based", "decide-or-die"). Every step keeps the length, so a span found in the masked text is
-the same span of the original. Pure."""
+work is about ("the article about goal setting"), what a saved thing holds ("the spreadsheet where
+I tracked my goals") and hyphenated compounds ("not-so-secret", "goals-based", "decide-or-die").
+Every step keeps the length, so a span found in the masked text is the same span of the original.
+Pure."""
 from __future__ import annotations
 
 import re
@@ -27,6 +28,15 @@ _SUBJECT = re.compile(r"\b(?:" + _WORKS + r"|episode|talk|slides|video|essay|pap
                       r"last|this|next|my|our|me|him|her|them|it)\b)"
                       r"([^,.?!;]+?)(?=\s(?:i|we|you|that|which|who|but|except|other|and|or|from|for|by|in|at|last|"
                       r"this|since|before|after|without|besides|apart|not)\b|[,.?!;]|$)")
+
+
+# What a saved thing holds, said in a clause after it, names its content, not an ask: "the spreadsheet
+# where I tracked my goals", "the note in which we listed what we decided". Masked to the end of the
+# clause.
+_HOLDS = re.compile(r"\b(?:" + _WORKS + r"|spreadsheet|sheet|email|message|memo|voice memo|list|notebook|"
+                    r"journal|entry|chat|screenshot|photo|pic|link|folder|draft|letter|text|doc|notes)s? "
+                    r"(?:where|in which|that|which) (?:i|we) (?!(?:did|do|does|was|were|am|is|are|have|had|has)\b)"
+                    r"([^,.?!;]+)")
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,8 @@ def prepare(raw: str) -> Question:
     for start, end in [*titles, *quoted]:
         masked = _blank(masked, start, end)
     for m in _SUBJECT.finditer(masked):
+        masked = _blank(masked, *m.span(1))
+    for m in _HOLDS.finditer(masked):
         masked = _blank(masked, *m.span(1))
     for m in _HYPHENATED.finditer(masked):
         masked = masked[:m.start()] + m.group().replace("-", MASK) + masked[m.end():]

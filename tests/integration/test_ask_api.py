@@ -173,7 +173,7 @@ def test_every_kind_of_question_is_routed_and_answered_from_the_graph(client, ag
     old = ask(client, agent, "what were my old goals")
     assert {g["memory_id"]: g["status"] for g in old["goals"]}[m["guitar"]["id"]] == "closed"
     # No rule knows this phrasing: the classifier over the question's embedding routes it, and says so.
-    hoping = ask(client, agent, "what am I hoping to achieve?")
+    hoping = ask(client, agent, "what am I hoping to reach?")
     assert hoping["intent"] == "goal" and {g["memory_id"] for g in hoping["goals"]} == set(by_id)
     assert hoping["explain"]["router"] == "rules"
     assert any(r.startswith("classifier: goal at ") for r in hoping["explain"]["reasons"])

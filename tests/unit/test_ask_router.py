@@ -53,6 +53,20 @@ CLASSES = [
     ("what's Ana's take on the wedding plans", "sentiment"), ("where did I study originally", "historical"),
     ("was I ever vegan", "historical"), ("which countries have I lived in", "historical"),
     ("where does my dad work", "search"), ("what's my phone number now", "search"),
+    # An opinion of the user, the user explained to someone, how well the user is known, a backstory.
+    ("what's your honest impression of me", "about_me"), ("describe me to my new coach", "about_me"),
+    ("explain me to my new assistant", "about_me"), ("how well do you know the user", "about_me"),
+    ("what's my backstory, as far as you can tell", "about_me"),
+    # A role, then where it is held.
+    ("who are my friends in Leeds", "relationship"), ("who's my contact from the bank", "relationship"),
+    ("whats been going on with the move", "temporal"), ("whats happened since monday", "temporal"),
+    ("has my route to the office changed much", "historical"),
+    ("what did we land on for the sofa", "decision"), ("what did we plump for in the end", "decision"),
+    ("tell me what we went with for the flooring", "decision"), ("what I picked up at the market", "search"),
+    ("what were we hoping to achieve this quarter", "goal"), ("how are we doing on the savings plan", "goal"),
+    ("what am I trying to get good at", "goal"),
+    # What a saved thing holds, said in a clause after it, is its content, not an ask.
+    ("open the doc where we listed our goals", "search"), ("the chat where I vented about my mood", "search"),
 ]
 
 
@@ -143,16 +157,16 @@ def test_preferences_rules():
 def test_the_classifier_decides_only_where_no_rule_does_and_only_when_confident():
     from graph.asking.blend import combine, for_classifier
 
-    unsure = route("what am I hoping to achieve")
+    unsure = route("what am I after")
     assert unsure.unsure and unsure.intent == "search"
     confident = {"goal": 0.7, "search": 0.2, "negation": 0.1}
-    picked = combine("what am I hoping to achieve", unsure, confident)
+    picked = combine("what am I after", unsure, confident)
     assert (picked.intent, picked.unsure, picked.slots.subject) == ("goal", True, "user")
     assert picked.reasons[-1].startswith("classifier: goal at 0.70")
     # Not confident, or search on top, or negation (an exclusion is the rules' to find): search stays.
     for scores in ({"goal": 0.3, "search": 0.25, "entity": 0.25}, {"search": 0.6, "goal": 0.4},
                    {"negation": 0.9, "search": 0.1}):
-        kept = combine("what am I hoping to achieve", unsure, scores)
+        kept = combine("what am I after", unsure, scores)
         assert kept.intent == "search" and kept.reasons[-1].startswith("classifier: not confident")
     # A rule that decided is never overruled, however sure the classifier is.
     ruled = route("what did I decide about the move")
@@ -199,5 +213,7 @@ def test_feeling_frames_read_vaders_affect_words():
     assert route("am I getting more anxious about the exam").intent == "sentiment"
     # A word VADER does not score as affect, or a frame that asks something else, is no feeling.
     for question in ("am I allergic to anything", "what am I good at",
-                     "I feel like I forgot something, what was on my list"):
+                     "I feel like I forgot something, what was on my list",
+                     # an ability, not a feeling
+                     "am I getting better at chess", "is the user good at public speaking"):
         assert route(question).intent != "sentiment", question
