@@ -178,7 +178,10 @@ _THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\
           r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
 _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)" + _STOP)
-_FAV_EQ = _c(r"(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm|these\s+days|"
+# Not a favourite said of someone else ("Lena's favourite band", "his fav film"): the owned-thing
+# patterns read that one with its owner.
+_FAV_EQ = _c(r"(?<!['’]s\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+"
+             r"(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm|these\s+days|"
              r"right\s+now|at\s+the\s+moment|lately|nowadays|now))?\s*(?:=|:|"
              r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
 # A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
@@ -190,7 +193,7 @@ _Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:
                 r"for|lol|since)\b)")
 
 
-_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|now|atm|rn|at\s+the\s+moment|lately|currently|right\s+now)$")
+_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|right\s+now|now|atm|rn|at\s+the\s+moment|lately|currently)$")
 
 
 def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
@@ -200,6 +203,8 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
                                  "second", "older", "younger", "little", "big", "go-to", "local", "trusty"):
         words = words[1:]
+    if len(words) > 1 and words[0] in ("best", "closest", "oldest", "dear", "good") and " ".join(words[1:]) in ROLES:
+        words = words[1:]  # "my best mate", "my closest friend": the role
     if not words:
         return None
     if len(words) > 1 and words[0] in ("absolute", "all-time", "top", "very", "ultimate") and words[1] in (

@@ -292,7 +292,19 @@ def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
             continue
         seen.add(key)
         out.append(f)
-    return out
+    return [f for f in out if not any(_cut_short(f, g) for g in out)]
+
+
+def _cut_short(f: rules.Found, g: rules.Found) -> bool:
+    """`f` is `g`'s value cut short in the same single-valued slot ("Carmen" beside "Carmen Ruiz"):
+    one rule read less of the name than another."""
+    predicate = f.draft.predicate
+    if predicate is None or g is f or predicate != g.draft.predicate or f.negated != g.negated \
+            or f.draft.subject.lower() != g.draft.subject.lower() or (
+            predicate in PREDICATES and PREDICATES[predicate].multi):
+        return False
+    short, long_ = normal(f.draft.value).split(), normal(g.draft.value).split()
+    return len(short) < len(long_) and any(long_[i:i + len(short)] == short for i in range(len(long_)))
 
 
 def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:

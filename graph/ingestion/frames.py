@@ -23,6 +23,7 @@ from graph.ingestion.model import Draft
 from graph.ingestion.people import People, Person, is_name
 from graph.ingestion.text import clean_value
 from graph.ingestion.vocabulary import (
+    ANIMALS,
     DEVICE_WORDS,
     DIETS,
     INSTITUTIONS,
@@ -114,6 +115,7 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     yield from _as_my(doc, offset, people, anchor)
+    yield from _owned_pet(doc, offset, people, anchor)
     yield from _job_at(doc, offset, people, anchor)
     yield from _is_home(doc)
     yield from _owned_product(doc, offset, people, anchor)
@@ -224,9 +226,9 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         head = child if slot == "dobj" else _object(child)
         if head is None:
             continue
-        if predicate == "works_at" and verb.lemma_.lower() != "teach" and (
+        if predicate == "works_at" and verb.lemma_.lower() not in ("teach", "work", "employ", "hire") and (
                 head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
-            predicate = "studies_at"  # "my daughter started at Oxford Brookes"
+            predicate = "studies_at"  # "my daughter started at Oxford Brookes"; who works at a university works
         if predicate == VALUE_ONLY:
             predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
@@ -657,6 +659,38 @@ def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Ite
         subject = "user" if owned else _subject(verb, offset, people, anchor)
         if found is not None and subject is not None:
             yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])
+
+
+_PET_VERBS = frozenset({"have", "get", "adopt", "rescue", "buy", "bring", "foster", "own"})
+
+
+def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """An animal the user has, got or adopted, by its name when the sentence gives one ("we adopted a
+    greyhound called Pepper", "we also got a kitten, Mochi", "got a second cat too, Juniper"), else
+    by the animal ("I have a beagle"): the registry's pet."""
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or _negated(verb) \
+                or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL
+                                                            for c in verb.children):
+            continue
+        for obj in (c for c in verb.children if c.dep_ == "dobj"):
+            animal = obj if obj.lower_ in ANIMALS else next(
+                (c for c in obj.children if c.dep_ in ("amod", "compound") and c.lower_ in ANIMALS), None)
+            if animal is None or any(c.dep_ == "poss" for c in obj.children):
+                continue  # "I have my dog's lead": no pet got
+            name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
+            for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
+                name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
+                                     and c.pos_ == "PROPN"), None)
+            name = name or next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+            name = name or next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
+                "advmod", "npadvmod", "appos", "dobj", "oprd")), None)
+            subject = _subject(verb, offset, people, anchor)
+            if subject is None:
+                continue
+            value = _phrase(name) if name is not None else animal.lower_
+            if name is None or is_name(value):
+                yield _found(subject, "pet", value, name if name is not None else animal, "frame pet")
 
 
 _JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract", "offer"})
