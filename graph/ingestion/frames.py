@@ -438,6 +438,9 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
         if is_name(name) and people.known(name):
             people.mention(name)
             return name
+    named = next((c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+    if named is not None and any(c.dep_ == "poss" for c in tok.children):
+        return _person(named, offset, people)  # "my stepdad Colin works at Tesco": Colin
     return None
 
 
@@ -549,7 +552,8 @@ def _owned_noun(tok: Any) -> Any:
     # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
     candidates += [c for c in tok.children if c.dep_ == "appos" or (c.dep_ == "compound" and c.i < tok.i)]
     for noun in candidates:
-        if noun.pos_ == "NOUN" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+        # The small model tags a kin word it does not know as an adjective ("my stepdad Colin").
+        if noun.pos_ in ("NOUN", "ADJ") and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
             return noun
     return None
 
