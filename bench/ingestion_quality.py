@@ -6,9 +6,9 @@
     .venv/bin/python bench/ingestion_quality.py --lexical        # no embedding model: similarity unknown
     .venv/bin/python bench/ingestion_quality.py --split tune --folds 1,2   # held-out folds of the tune half
 
-Each half is also reported in its two parts: the first 395 lines of the set and the lines added
+Each half is also reported in its batches: the first 395 lines of the set and each batch added
 later (bench/datasets/ingestion_labelled.md, "Contents"), written after the rules and never read
-while writing them, so the added part of the tune half measures how the rules carry over too.
+while writing them, so an added batch of the tune half measures how the rules carry over too.
 
 --folds picks folds of the tune half (bench/datasets/split_ingestion.py `folds`, three balanced by
 group): rules written from some folds are measured on the others, to see what carries over to lines
@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.datasets.split_ingestion import ORIGINAL, added  # noqa: E402
+from bench.datasets.split_ingestion import BATCHES, batch  # noqa: E402
 from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.ingestion import kind_classifier  # noqa: E402
@@ -347,14 +347,18 @@ def report(split: str, r: dict[str, Any], rate: tuple[float, float], batched: tu
 
 def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similarity, source: str,
           kind_of: Callable[[datetime], KindOf] | None = None) -> str:
-    """Operations and claims on the whole half, its first lines and its added lines."""
+    """Operations and claims on the whole half and on each batch of lines it holds (the first set,
+    then each batch added later, written without reading the lines of either half)."""
     out = ["| lines | count | operation accuracy | claim precision | claim recall | open slots P / R |",
            "| --- | ---: | ---: | ---: | ---: | ---: |"]
-    first = [r for r in rows if not added(r)]
-    later = [r for r in rows if added(r)]
-    for name, r in (("all", whole),
-                    (f"first {ORIGINAL} (u0001-u{ORIGINAL:04d})", evaluate(first, similarity, False, source, kind_of)),
-                    ("added later", evaluate(later, similarity, False, source, kind_of))):
+    bounds = [0, *BATCHES]
+    named = [("all", whole)]
+    for b in sorted({batch(r) for r in rows}):
+        first = f"u{bounds[b] + 1:04d}"
+        span = f"{first}-u{BATCHES[b]:04d}" if b < len(BATCHES) else f"{first} onwards"
+        name = f"first {BATCHES[0]} ({span})" if b == 0 else f"added in batch {b} ({span})"
+        named.append((name, evaluate([r for r in rows if batch(r) == b], similarity, False, source, kind_of)))
+    for name, r in named:
         c, u = r["claims"], r["unruled"]
         out.append(f"| {name} | {r['lines']} | {pct(*r['ops'])} | {pct(c['matched'], c['derived'])} | "
                    f"{pct(c['matched'], c['expected'])} | {pct(u['matched'], u['derived'])} / "

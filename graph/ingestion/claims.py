@@ -43,6 +43,7 @@ class Found:
     rule: str
     negated: bool = False  # "no longer at X", "not at X anymore": what it names has ended
     correction_of: str | None = None  # "35, not 36": the value said to be wrong
+    succeeds: str | None = None  # "left Monzo for Starling": the value this one takes over from (Monzo)
 
 
 _BE = r"(?:'m|’m|'s|’s|'re|’re|\s+am|\s+is|\s+are|\s+was|\s+were|\s+be|m\b)"
@@ -125,7 +126,8 @@ _CAR = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:drive|drives|driving|drove)\s
 _ANIMAL = r"(?i:" + "|".join(sorted(ANIMALS, key=len, reverse=True)) + r")"
 _PET = (
     _c(r"(?i:have|has|got|adopted|getting|get)\s+(?i:an?|a\s+new|another)\s+(?:\w+\s+)?(?P<a>" + _ANIMAL +
-       r")(?:\s+(?i:puppy|kitten))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r")|\s*,\s*(?P<v2>" + NAME +
+       r")(?:\s+(?i:puppy|kitten))?(?:\s+(?i:too|as\s+well))?(?:\s*,?\s+(?i:called|named)\s+(?P<v>" + NAME + r")|"
+       r"\s*,\s*(?P<v2>" + NAME +
        r")(?=\s*[.!]|$))?"),
     _c(r"(?i:\bour|\bmy)\s+(?i:new\s+|old\s+|second\s+|other\s+)?(?P<a>" + _ANIMAL + r")(?:\s+(?i:is|'s)\s+an?\s+"
        r"\w+)?\s+(?i:called|named)\s+(?P<v>" + NAME + r")"),
@@ -148,7 +150,8 @@ _NATIONALITY = (_c(r"^" + _BE + _ADV + r"\s+(?P<v>(?i:" + "|".join(sorted(NATION
 _NICKNAME = (_c(r"(?i:\bcall|\bcalls|\bcalled)\s+me\s+(?P<v>" + NAME + r")"),
              _c(r"(?i:\bbut)\s+(?P<v>" + NAME + r")\s+(?i:is\s+fine|works)"))
 _NAME = (_c(r"(?i:\bmy\s+name\s+is|\bmy\s+name's|\bfull\s+name(?:\s+is)?|\bi'm\s+called)\s+(?P<v>" + NAME + r")"),)
-_STUDIES = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:studies|studying|study|enrolled)\s+(?i:at)\s+(?P<v>" + _ORG +
+_STUDIES = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:studies|studying|study|enrolled)\s+(?i:at)\s+(?:(?i:the)\s+)?"
+               r"(?P<v>" + _ORG +
                r")"),)
 _STARTED_AT = _c(r"^" + _ADV + r"\s+(?i:started|starting|starts)\s+(?i:at)\s+(?P<v>" + _ORG + r")")
 _VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" + _CAP
@@ -175,7 +178,11 @@ _THING = (r"(?P<x>(?:(?i:new|current|usual|regular|favourite|favorite|fav|fave)\
           r"(?:\s+[a-z][\w-]*){0,2}?)")
 _IS = r"\s*(?:\s(?i:is|are|'s|was)|\s*=|’s|'s)\s+(?P<adv>(?:(?i:now|still|actually|also|currently|called|named)\s+)*)"
 _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)" + _STOP)
-_FAV_EQ = _c(r"(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm))?\s*(?:=|:|"
+# Not a favourite said of someone else ("Lena's favourite band", "his fav film"): the owned-thing
+# patterns read that one with its owner.
+_FAV_EQ = _c(r"(?<!['’]s\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+"
+             r"(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm|these\s+days|"
+             r"right\s+now|at\s+the\s+moment|lately|nowadays|now))?\s*(?:=|:|"
              r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
 # A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
 _LABELLED = _c(r"^(?i:new|my|our|current)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?::|=|\s[-–—])\s*"
@@ -186,7 +193,7 @@ _Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:
                 r"for|lol|since)\b)")
 
 
-_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|now|atm|rn|at\s+the\s+moment|lately|currently|right\s+now)$")
+_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|right\s+now|now|atm|rn|at\s+the\s+moment|lately|currently)$")
 
 
 def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
@@ -196,6 +203,8 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     while words and words[0] in ("new", "current", "usual", "regular", "first", "old", "previous", "former", "other",
                                  "second", "older", "younger", "little", "big", "go-to", "local", "trusty"):
         words = words[1:]
+    if len(words) > 1 and words[0] in ("best", "closest", "oldest", "dear", "good") and " ".join(words[1:]) in ROLES:
+        words = words[1:]  # "my best mate", "my closest friend": the role
     if not words:
         return None
     if len(words) > 1 and words[0] in ("absolute", "all-time", "top", "very", "ultimate") and words[1] in (
@@ -208,6 +217,8 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
         return ROLES[phrase], False
     if phrase in THING_PREDICATES:
         return THING_PREDICATES[phrase], False
+    if phrase in ANIMALS:
+        return "pet", False  # "my puppy", "our greyhound": the user's pet, whatever the animal
     key = "_".join(words)
     if key in registered or key in PREDICATES:
         return key, False

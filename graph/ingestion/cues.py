@@ -66,8 +66,18 @@ DEATH = re.compile(r"(?i)\b(?:died|passed\s+away|passed\s+on|passed|put\s+down|p
                    r"funeral|death|miscarriage)\b")
 
 
+# A tag that asks the listener to agree or recall, after a statement ("my birthday's 2 April, remember?",
+# "we're in Leeds now, right?"): the statement stands; the tag asks nothing new.
+_TAG = re.compile(r"(?i)[,;]?\s*(?:remember|right|yeah|yes|ok|okay|you\s+know|as\s+i\s+said|if\s+you\s+recall|"
+                  r"don't\s+you\s+remember|didn't\s+i\s+(?:say|tell\s+you|mention))\s*\?+\s*$")
+
+
 def is_question(sentence: str) -> bool:
     s = sentence.strip()
+    tag = _TAG.search(s)
+    if tag is not None and tag.start() > 0:
+        s = s[:tag.start()].strip()
+        return bool(_QUESTION_START.match(s))
     return s.endswith("?") or bool(_QUESTION_START.match(s) and not s.endswith((".", "!")))
 
 

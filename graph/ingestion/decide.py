@@ -18,7 +18,8 @@ happens (trust gating, valid-time precedence, quarantine, conflicts) when it is 
 - A value whose thing the message does not name ("I'm on Hoka Cliftons now") takes the slot of
   the nearest known claim of the same subject it would change (a shared word, a close embedding,
   or one clearly nearer than any other slot), or of the value a correction names ("she's called
-  Inge, not Ingeborg"); with none, it is nothing.
+  Inge, not Ingeborg") or a change gives up ("left Monzo for Starling": Starling supersedes Monzo,
+  in a multi-valued slot too); with none, it is nothing.
 - A memory without a claim: a near-identical known one, or one on the same schedule that shares a
   word, is NOOP; with update, correction or append wording, the nearest known one of the same kind
   that shares a word with it (or is close by embedding) is UPDATE of it ("X, not Y" replaces the one
@@ -58,6 +59,7 @@ from graph.ingestion.model import (
 from graph.ingestion.sensitivity import sensitivity_of
 from graph.ingestion.text import content_words, normal
 from graph.ingestion.vocabulary import (
+    FAVORITE_PREFIX,
     PHONE_BRANDS,
     PREDICATES,
     ROLES,
@@ -153,11 +155,17 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
         draft = resolved
         if draft.predicate in PREDICATES:  # "it's spelled Michael" corrects a name: a fact
             c = replace(c, memory_type=PREDICATES[draft.predicate].memory_type)
+    assert draft.predicate is not None
+    slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
+                   and k.predicate == draft.predicate), key=lambda k: k.order)
+    if not slot and (alias := open_alias(draft, known)) is not None:
+        draft = replace(draft, predicate=alias)  # "our broadband is Zen now" with broadband_provider known
+        c = replace(c, claim=draft)
+        slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
+                       and k.predicate == alias), key=lambda k: k.order)
     predicate = draft.predicate
     assert predicate is not None
     many = multi(predicate)
-    slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
-                   and k.predicate == predicate), key=lambda k: k.order)
     if c.historical:
         past = next((k for k in slot if k.historical and same_value(k.value, draft.value)), None)
         if past is not None:
@@ -172,6 +180,10 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
         if earlier:
             return [Decision(UPDATE, SUPERSEDE, c, earlier[-1], f"{predicate} succeeds {earlier[-1].predicate}",
                              draft, not many)]
+    given_up = next((k for k in reversed(current) if c.succeeds and same_value(k.value, c.succeeds)), None)
+    if given_up is not None:  # "left Monzo for Starling", "traded my Kindle for a Kobo"
+        return [Decision(UPDATE, SUPERSEDE, c, given_up, f"{draft.value} takes over from {given_up.value}", draft,
+                         not many)]
     wrong = next((k for k in current if c.previous and same_value(k.value, c.previous)), None)
     if wrong is not None:
         return [Decision(UPDATE, REPLACE, c, wrong, "a correction of the value said before", draft, not many)]
@@ -187,6 +199,24 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
     if current:
         return [Decision(UPDATE, APPEND, c, current[-1], "another value of a multi-valued predicate", draft, False)]
     return [Decision(ADD, None, c, None, "nothing known for this subject and predicate", draft, not many)]
+
+
+def is_open(predicate: str | None) -> bool:
+    """An open slot: keyed by the thing's own words, no canonical predicate ("bank", "broadband_provider")."""
+    return predicate is not None and predicate not in PREDICATES and not predicate.startswith(FAVORITE_PREFIX)
+
+
+def open_alias(draft: Draft, known: Sequence[Known]) -> str | None:
+    """The known open slot of the same subject that a new open slot names in fewer or more words
+    ("broadband" and "broadband_provider", "carrier" and "mobile_carrier"): one's words all among
+    the other's. None when there is none, or more than one."""
+    if not is_open(draft.predicate):
+        return None
+    words = set((draft.predicate or "").split("_"))
+    found = {k.predicate for k in known if k.predicate and is_open(k.predicate) and not k.historical
+             and k.subject is not None and k.subject.lower() == draft.subject.lower()
+             and ((mine := set(k.predicate.split("_"))) <= words or words <= mine)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _part_corrected(c: Candidate, known: Sequence[Known], subject: str) -> Decision | None:
@@ -227,8 +257,9 @@ def _spelling(a: str, b: str) -> float:
 def _resolve_slot(c: Candidate, known: Sequence[Known]) -> Draft | None:
     draft = c.claim
     assert draft is not None
-    if c.previous:
-        k = next((k for k in reversed(known) if k.predicate and same_value(k.value, c.previous)), None)
+    if c.previous or c.succeeds:
+        was = c.previous or c.succeeds
+        k = next((k for k in reversed(known) if k.predicate and same_value(k.value, was)), None)
         if k is not None and k.subject is not None:
             return Draft(k.subject, k.predicate, draft.value)
         return None

@@ -124,8 +124,9 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
         if found:
             content_before = True
         out.extend(found)
-    kept = [c for c in _dedupe(out) if not _holds_secret(c)]
-    if len(kept) < len(out) or secrets:
+    deduped = _dedupe(out)
+    kept = [c for c in deduped if not _holds_secret(c)]
+    if len(kept) < len(deduped) or secrets:
         skipped.append("what held a secret")
     return Extraction(tuple(kept), secrets, tuple(dict.fromkeys(skipped)))
 
@@ -206,7 +207,8 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         replaces = ("partner",) if draft.predicate == "spouse" and changed is not None else ()
         out.append(Candidate(sentence, _type_of(draft.predicate), claim=draft, cue=cue, historical=when.historical,
                              sensitivity=level, effective_from=when.effective_from, expires_at=when.expires_at,
-                             recurrence=None, previous=previous, replaces=replaces, start=start + f.start,
+                             recurrence=None, previous=previous, succeeds=f.succeeds, replaces=replaces,
+                             start=start + f.start,
                              end=start + f.end, rule=f.rule))
     if pair and not any(c.claim and normal(c.claim.value) == normal(pair[0]) for c in out) \
             and re.fullmatch(r"[A-Z][\w’'.-]*(?:\s+[A-Z][\w’'.-]*)*", pair[0]) and pair[0] != pair[1] \
@@ -290,7 +292,19 @@ def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
             continue
         seen.add(key)
         out.append(f)
-    return out
+    return [f for f in out if not any(_cut_short(f, g) for g in out)]
+
+
+def _cut_short(f: rules.Found, g: rules.Found) -> bool:
+    """`f` is `g`'s value cut short in the same single-valued slot ("Carmen" beside "Carmen Ruiz"):
+    one rule read less of the name than another."""
+    predicate = f.draft.predicate
+    if predicate is None or g is f or predicate != g.draft.predicate or f.negated != g.negated \
+            or f.draft.subject.lower() != g.draft.subject.lower() or (
+            predicate in PREDICATES and PREDICATES[predicate].multi):
+        return False
+    short, long_ = normal(f.draft.value).split(), normal(g.draft.value).split()
+    return len(short) < len(long_) and any(long_[i:i + len(short)] == short for i in range(len(long_)))
 
 
 def _joins(f: rules.Found, parsed: list[rules.Found]) -> bool:
@@ -351,8 +365,10 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
         found += list(rules.diet_fragments(sentence))
     if (named := _NAME_OF.search(sentence)) is not None:
         thing = _context_thing(context)
-        if thing:
-            found.append(rules.Found(Draft("user", thing, named["v"]), named.start(), named.end(), "name of"))
+        slot = rules.thing_predicate(thing, registered) if thing else None
+        if thing:  # "we got a puppy" ... "his name is Otis": the pet's name
+            found.append(rules.Found(Draft("user", slot[0] if slot else thing, named["v"]), named.start(),
+                                     named.end(), "name of"))
     if (it := _IT_IS.search(sentence)) is not None and not any(f.draft.subject == "user" for f in found):
         # "I got a new phone, it's a Pixel 9": the thing named just before, in this sentence or earlier.
         said = [m.text for m in context if m.role == "user"] + [before + sentence[:it.start()]]

@@ -23,6 +23,7 @@ from graph.ingestion.model import Draft
 from graph.ingestion.people import People, Person, is_name
 from graph.ingestion.text import clean_value
 from graph.ingestion.vocabulary import (
+    ANIMALS,
     DEVICE_WORDS,
     DIETS,
     INSTITUTIONS,
@@ -101,16 +102,20 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
     """Claims in one parsed sentence; `offset` is the sentence's start in the message (people's
     spans are message offsets); `anchor` answers the subject for a verb that has none."""
     found: list[Found] = list(_named_owned(doc, offset, people))
-    yield from found
-    for claim in _frames(doc, offset, people, anchor):
-        found.append(claim)
-        yield claim
+    found += _frames(doc, offset, people, anchor)
     if not any(f.draft.predicate is not None and f.draft.predicate != VALUE_ONLY for f in found):
-        yield from _changed_value(doc, offset, people, anchor, {f.draft.value.lower() for f in found})
+        # A value given for another ("switched from EE to Vodafone") carries the one it succeeds.
+        for claim in _succession(doc, offset, people, anchor):
+            found = [f for f in found if f.draft.predicate is not None or f.draft.value != claim.draft.value]
+            found.append(claim)
+        said = {f.draft.value.lower() for f in found} | {f.succeeds.lower() for f in found if f.succeeds}
+        found += _changed_value(doc, offset, people, anchor, said)
+    yield from found
 
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     yield from _as_my(doc, offset, people, anchor)
+    yield from _owned_pet(doc, offset, people, anchor)
     yield from _job_at(doc, offset, people, anchor)
     yield from _is_home(doc)
     yield from _owned_product(doc, offset, people, anchor)
@@ -221,9 +226,9 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         head = child if slot == "dobj" else _object(child)
         if head is None:
             continue
-        if predicate == "works_at" and verb.lemma_.lower() != "teach" and (
+        if predicate == "works_at" and verb.lemma_.lower() not in ("teach", "work", "employ", "hire") and (
                 head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
-            predicate = "studies_at"  # "my daughter started at Oxford Brookes"
+            predicate = "studies_at"  # "my daughter started at Oxford Brookes"; who works at a university works
         if predicate == VALUE_ONLY:
             predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
@@ -401,7 +406,18 @@ def _subject(verb: Any, offset: int, people: People, anchor: Anchor) -> str | No
             tok = tok.head
             continue
         break
-    return anchor(verb.idx - verb.doc[0].idx)
+    found_at = anchor(verb.idx - verb.doc[0].idx)
+    if found_at is None and _opens_without_subject(tok):
+        return "user"
+    return found_at
+
+
+def _opens_without_subject(verb: Any) -> bool:
+    """A sentence that opens with its main verb, past or -ing, and names no subject ("Just accepted
+    an offer at Canva", "Left Monzo for Starling"): chat drops the "I"."""
+    if verb.dep_ != "ROOT" or verb.tag_ not in ("VBD", "VBN", "VBG"):
+        return False
+    return all(t.pos_ in ("ADV", "PUNCT", "INTJ") for t in verb.doc[:verb.i])
 
 
 def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> str | None:
@@ -422,7 +438,49 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
         if is_name(name) and people.known(name):
             people.mention(name)
             return name
+    named = next((c for c in tok.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+    if named is not None and any(c.dep_ == "poss" for c in tok.children):
+        return _person(named, offset, people)  # "my stepdad Colin works at Tesco": Colin
     return None
+
+
+# Verbs that give up one thing for another: "left Monzo for Starling", "swapped the Golf for a Tesla",
+# "switched from EE to Vodafone", "replaced LastPass with Bitwarden".
+_SUCCEED = frozenset({"leave", "swap", "trade", "ditch", "dump", "drop", "exchange", "switch", "change", "replace",
+                      "quit", "give"})
+_FOR_NEW = {"replace": "with"}  # the preposition of the new value when it is not "for"
+
+
+def _named_value(tok: Any) -> bool:
+    """A value that names something: a proper noun, a capitalised word past the sentence's first, or
+    one with a digit (the small model tags some brand names as verbs: "dropped Spotify")."""
+    return tok is not None and tok.pos_ not in ("PRON", "DET") and (
+        tok.pos_ == "PROPN" or (tok.text[:1].isupper() and tok.i > 0) or any(ch.isdigit() for ch in tok.text))
+
+
+def _succession(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """One named thing given up for another ("left Monzo for Starling", "switched from EE to
+    Vodafone"): the new value, with the old one it succeeds; the decision gives it the slot the old
+    value fills among the known memories, and supersedes it there."""
+    for verb in doc:
+        lemma = verb.lemma_.lower()
+        if verb.pos_ not in ("VERB", "AUX") or lemma not in _SUCCEED or _negated(verb) or wished(verb) \
+                or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+            continue
+        preps = {c.lower_: _object(c) for c in verb.children if c.dep_ == "prep"}
+        old = next((c for c in verb.children if c.dep_ == "dobj"), None)
+        if old is not None:
+            preps.update({c.lower_: _object(c) for c in old.children if c.dep_ == "prep" and c.lower_ not in preps})
+            new = preps.get(_FOR_NEW.get(lemma, "for"))
+        else:
+            old, new = preps.get("from"), preps.get("to")
+        if not (_named_value(old) and _named_value(new)):
+            continue
+        subject = _subject(verb, offset, people, anchor)
+        if subject is None:
+            continue
+        found = _found(subject, VALUE_ONLY, _phrase(new), new, "frame succession")
+        yield Found(found.draft, found.start, found.end, found.rule, succeeds=_phrase(old))
 
 
 def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: set[str]) -> Iterator[Found]:
@@ -491,9 +549,11 @@ def ended(doc: Any) -> bool:
 def _owned_noun(tok: Any) -> Any:
     """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
     candidates = [tok.head] if tok.dep_ in ("appos", "compound") else []
-    candidates += [c for c in tok.children if c.dep_ == "appos"]
+    # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
+    candidates += [c for c in tok.children if c.dep_ == "appos" or (c.dep_ == "compound" and c.i < tok.i)]
     for noun in candidates:
-        if noun.pos_ == "NOUN" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+        # The small model tags a kin word it does not know as an adjective ("my stepdad Colin").
+        if noun.pos_ in ("NOUN", "ADJ") and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
             return noun
     return None
 
@@ -510,6 +570,8 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
         if noun is None:
             continue
         name = _phrase(tok)
+        if noun.head.i == tok.i and noun.i < tok.i:  # "my niece Lena": the name is what follows the noun
+            name = clean_value(doc[noun.i + 1:_phrase_span(tok)[1]].text)
         if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
             continue
         if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
@@ -603,7 +665,39 @@ def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Ite
             yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])
 
 
-_JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract"})
+_PET_VERBS = frozenset({"have", "get", "adopt", "rescue", "buy", "bring", "foster", "own"})
+
+
+def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
+    """An animal the user has, got or adopted, by its name when the sentence gives one ("we adopted a
+    greyhound called Pepper", "we also got a kitten, Mochi", "got a second cat too, Juniper"), else
+    by the animal ("I have a beagle"): the registry's pet."""
+    for verb in doc:
+        if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or _negated(verb) \
+                or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL
+                                                            for c in verb.children):
+            continue
+        for obj in (c for c in verb.children if c.dep_ == "dobj"):
+            animal = obj if obj.lower_ in ANIMALS else next(
+                (c for c in obj.children if c.dep_ in ("amod", "compound") and c.lower_ in ANIMALS), None)
+            if animal is None or any(c.dep_ == "poss" for c in obj.children):
+                continue  # "I have my dog's lead": no pet got
+            name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
+            for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
+                name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
+                                     and c.pos_ == "PROPN"), None)
+            name = name or next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+            name = name or next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
+                "advmod", "npadvmod", "appos", "dobj", "oprd")), None)
+            subject = _subject(verb, offset, people, anchor)
+            if subject is None:
+                continue
+            value = _phrase(name) if name is not None else animal.lower_
+            if name is None or is_name(value):
+                yield _found(subject, "pet", value, name if name is not None else animal, "frame pet")
+
+
+_JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract", "offer"})
 
 
 def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.ingestion.sensitivity import sensitivity_of
+from graph.ingestion.sensitivity import sensitive_topic
 
 _PROCEDURE = re.compile(r"(?i)^(?:to|when\s+(?:i|we|you)|how\s+to|steps?|process|procedure|recipe)\b[^:]{0,80}:\s*\S|"
                         r"\b(?:first|1\.)\b.*\bthen\b.*\b(?:then|finally)\b|\byou\s+(?:also\s+)?(?:have|need)\s+to\b|"
@@ -86,6 +86,8 @@ def claimless_kind(sentence: str, *, has_time: bool) -> str | None:
         return "fact"
     if _EVENT.search(sentence) and (has_time or _FIRST_PERSON.search(sentence)):
         return "event"
-    if _FIRST_PERSON.search(sentence) and sensitivity_of(sentence) == "sensitive":
-        return "fact"  # the user's own health or money, in words no rule above knows ("in a lot of debt")
+    if _FIRST_PERSON.search(sentence) and sensitive_topic(sentence):
+        # The user's own health or money, in words no rule above knows ("in a lot of debt"), whether
+        # or not the message also asks to keep it private.
+        return "fact"
     return None

@@ -55,6 +55,7 @@ class Candidate:
     about: tuple[str, ...] = ()  # words naming what an END / FORGET / claimless change is about
     replaces: tuple[str, ...] = ()  # predicates of the subject this claim or change supersedes (partner -> spouse)
     previous: str | None = None  # the value a correction says was wrong ("35, not 36": 36)
+    succeeds: str | None = None  # the value a change says this one took over from ("left Monzo for Starling")
     start: int = 0  # its span in the message
     end: int = 0
     rule: str = ""  # which rule found it, for the reason

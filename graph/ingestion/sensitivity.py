@@ -41,5 +41,10 @@ def sensitivity_of(text: str, message: str = "") -> str:
     return "sensitive" if _SENSITIVE.search(text) else "normal"
 
 
+def sensitive_topic(text: str) -> bool:
+    """Whether `text` is about one of the sensitive categories, private or not."""
+    return bool(_SENSITIVE.search(text))
+
+
 def is_private(message: str) -> bool:
     return bool(PRIVATE.search(message))

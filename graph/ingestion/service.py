@@ -5,7 +5,8 @@ For each message, in order (earlier messages of the request, and `context`, are 
   1. read the memories about the people and things it names (the entity graph), for the circle;
   2. extract candidates (rules, or the configured LLM);
   3. read what can matter to each: its claim's slot (ingestion/slot_memories), and, for a candidate
-     with no claim, an end or a forget, the nearest memories by embedding (retrieval's search);
+     with no claim, an end, a forget or an open slot nothing fills yet, the nearest memories by
+     embedding (retrieval's search);
      add what earlier messages of the request planned, drop what they replaced or deleted;
   4. decide (rules, or the LLM).
 Then, unless `dry_run`, one transaction applies every message's decisions: new memories through
@@ -35,7 +36,7 @@ from graph.core.vocab import (
     SENSITIVITIES,
     SOURCE_TYPES,
 )
-from graph.ingestion.decide import forget_slots
+from graph.ingestion.decide import forget_slots, is_open
 from graph.ingestion.defaults import FixedDefault, IngestDefault
 from graph.ingestion.extractor import mentioned_names
 from graph.ingestion.known import circle_of, is_multi
@@ -211,8 +212,12 @@ class IngestService:
                 {"subject": s, "predicate": p} for s, p in sorted(slots)])
             base = _merge(about, in_slots)
             near: dict[int, list[Known]] = {}
+            filled = {(k.subject.lower(), k.predicate) for k in in_slots if k.subject is not None}
             for j, c in enumerate(candidates):
-                if c.claim is None or c.claim.predicate is None or c.action in (END, FORGET):
+                if c.claim is None or c.claim.predicate is None or c.action in (END, FORGET) or (
+                        is_open(c.claim.predicate) and (c.claim.subject.lower(), c.claim.predicate) not in filled):
+                    # An open slot nothing fills yet may be one known under other words
+                    # ("broadband" for broadband_provider: decide.open_alias): the nearest memories say.
                     near[j] = await self._nearest(agent, c.text)
             positions = {id(c): j for j, c in enumerate(candidates)}
 

@@ -272,3 +272,17 @@ def test_forgetting_a_slot_named_by_another_word_erases_that_memory_only(client,
     assert [m["id"] for m in listed(client, agent)] == [work]
     # Another tenant's address is untouched.
     assert [m["text"] for m in listed(client, other)] == ["I live at 3 Mill Road."]
+
+
+def test_an_open_slot_said_in_other_words_and_a_value_given_up_for_another(client, agent):
+    # The slot "broadband" is empty: the service reads the nearest memories, where the slot
+    # broadband_provider is known under more words, and the new value supersedes it there.
+    first = ingest(client, agent, "Our broadband provider is BT.")
+    assert ops(first) == [("ADD", None, "broadband_provider", "BT")]
+    answer = ingest(client, agent, "our broadband is Zen now")
+    assert ops(answer) == [("UPDATE", "supersede", "broadband_provider", "Zen")]
+    # "left X for Y": Y takes the slot X fills, found by the value it gives up.
+    ingest(client, agent, "My bank is Monzo.")
+    left = ingest(client, agent, "Left Monzo for Starling.")
+    assert ops(left) == [("UPDATE", "supersede", "bank", "Starling")]
+    assert {m["text"] for m in listed(client, agent)} == {"our broadband is Zen now", "Left Monzo for Starling."}

@@ -354,3 +354,63 @@ def test_a_forget_request_by_embedding_only_when_one_memory_is_clearly_nearest()
     # Too far, or two about as near: an unrelated memory is never erased on a guess.
     assert decided("Forget the motor thing.", near(0.25, 0.1)) == []
     assert decided("Forget the motor thing.", near(0.45, 0.41)) == []
+
+
+def test_a_value_given_up_for_another_takes_its_slot():
+    # The old value names the slot, whatever the verb: no shared word, no embedding needed.
+    isp = known(1, "Our internet is with Virgin.", "user", "internet_provider", "Virgin", memory_type="entity")
+    for text in ("We ditched Virgin for Hyperoptic.", "switched from Virgin to Hyperoptic last week"):
+        candidates = extract(Message("user", text, AT)).candidates
+        [d] = decide_message(candidates, lambda c: [isp], lambda p: False, None)
+        assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1"), text
+        assert d.claim == Draft("user", "internet_provider", "Hyperoptic")
+    # In a multi-valued slot it supersedes the value given up, not every value.
+    kindle = known(2, "I read on a Kindle.", "user", "device", "Kindle", exclusive=False, memory_type="entity")
+    ipad = known(3, "I have an iPad.", "user", "device", "iPad", exclusive=False, memory_type="entity")
+    assert decided("Traded the Kindle for a Kobo", [ipad, kindle]) == [("UPDATE", "supersede", "k2")]
+    # With nothing known in any slot, a value given for another is nothing.
+    assert decided("We ditched Virgin for Hyperoptic.", []) == []
+
+
+def test_an_open_slot_said_in_fewer_or_more_words_is_the_known_one():
+    supplier = known(1, "Our energy supplier is EDF.", "user", "energy_supplier", "EDF", memory_type="entity")
+    assert decided("our energy is Octopus now", [supplier]) == [("UPDATE", "supersede", "k1")]
+    carrier = known(2, "My carrier is EE.", "user", "carrier", "EE", memory_type="entity")
+    assert decided("My mobile carrier is Three.", [carrier]) == [("UPDATE", "supersede", "k2")]
+    # Two known slots the words could name: neither is guessed.
+    plan = known(3, "My energy plan is Fixed 12.", "user", "energy_plan", "Fixed 12", memory_type="entity")
+    assert decided("our energy is Octopus now", [supplier, plan]) == [("ADD", None, None)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("We're living in Croydon now, right?", ("user", "lives_in", "Croydon")),  # a tag asks nothing new
+    ("Finally accepted an offer at Arup!", ("user", "works_at", "Arup")),  # chat drops the "I"
+    ("My godson Felix lives in Truro.", ("user", "godson", "Felix")),  # named kin, one noun phrase
+    ("My godson Felix lives in Truro.", ("Felix", "lives_in", "Truro")),
+    ("My stepdad Colin works at Tesco.", ("Colin", "works_at", "Tesco")),  # a kin word tagged an adjective
+    ("My oldest friend Rob is a plumber.", ("user", "friend", "Rob")),
+    ("Wei used to work at the University of Leeds.", ("Wei", "works_at", "University of Leeds")),
+    ("We rescued a whippet called Dot.", ("user", "pet", "Dot")),  # pets from the parse
+    ("We got a hamster as well, Nibbles.", ("user", "pet", "Nibbles")),
+    ("I have a tortoise.", ("user", "pet", "tortoise")),
+])
+def test_round_six_claims(text, expected):
+    assert (*expected, "remember") in claims(text, circle={"Wei"})
+
+
+def test_what_is_not_claimed_in_round_six():
+    assert claims("where do we live now, right?") == set()  # a question with a tag is still a question
+    assert claims("We want to adopt a cat called Bean.") == set()  # a wish
+    # One value per single-valued slot: never the name cut short beside the whole name.
+    assert {v for _, p, v, _ in claims("My manager is Ines Duarte.") if p == "boss"} == {"Ines Duarte"}
+    # A favourite of someone the user names is theirs, not the user's.
+    found = claims("My brother Tomas's favourite film is Heat.")
+    assert ("Tomas", "favorite_film", "Heat", "remember") in found
+    assert not any(s == "user" and p == "favorite_film" for s, p, _, _ in found)
+    assert ("user", "pet", "Bean", "remember") in claims("We've got a new kitten.", context=()) | claims(
+        "her name is Bean", context=("We've got a new kitten.",))  # the thing named earlier is a pet
+
+
+def test_private_health_is_a_fact():
+    [c] = extract(Message("user", "Just between us, I've started on antidepressants.", AT)).candidates
+    assert (c.memory_type, c.sensitivity, c.claim) == ("fact", "private", None)
