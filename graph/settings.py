@@ -101,7 +101,8 @@ class Settings(BaseSettings):
     keyword_stats_ttl: float = Field(
         30.0, ge=0, le=600,
         description="Seconds a process keeps a large tenant's keyword statistics (its number of memories and their "
-                    "average length) before reading them again; 0 reads them on every keyword search.")
+                    "average length) before reading them again, beside the searches that use them meanwhile "
+                    "(on the search path only when unread for ten times this); 0 reads them on every keyword search.")
     # Conversation turns (docs/retrieval.md, "Neighbour turns").
     neighbour_lift: float = Field(
         0.9, ge=0, lt=1,

@@ -29,6 +29,9 @@ from graph.retrieval.visibility import Visibility
 from graph.store.gateway import GraphRunner
 
 UNBOUNDED = 2**31 - 1
+# A large tenant's keyword candidates are filtered this many per hit asked for, best scored first:
+# enough when few of the best are hidden; otherwise the rest are filtered too.
+KEYWORD_FILTERED_PER_HIT = 3
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,17 @@ class CandidateSearch:
         if not queries:
             return Candidates(found={})
         stats = await self.stats.of(visibility.agent)
-        row = await self.runner.read_one("retrieval/keyword_postings", queries=queries, cap=self.keyword_max_k,
-                                         limit=pool, k1=K1, b=B, memories=stats.memories,
-                                         average_words=stats.average_words, **params)
-        return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+        # The filters run on the best `top` scored only; when too few of those are shown, the rest
+        # are read too. explain lists every hidden candidate, so it reads them all at once.
+        top = UNBOUNDED if visibility.explain else pool * KEYWORD_FILTERED_PER_HIT
+        while True:
+            row = await self.runner.read_one("retrieval/keyword_postings", queries=queries, cap=self.keyword_max_k,
+                                             top=top, limit=pool, k1=K1, b=B, memories=stats.memories,
+                                             average_words=stats.average_words, **params)
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            if kept >= pool or row["candidates"] <= top:
+                return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+            top = UNBOUNDED
 
     async def _read_stats(self, agent: str) -> TenantStats:
         row = await self.runner.read_one("retrieval/keyword_stats", agent=agent)

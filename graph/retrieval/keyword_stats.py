@@ -7,7 +7,10 @@ locked in turn. Read at query time instead, they are what the database holds, wh
 wrote it; kept for a few seconds, they may lag the tenant's latest writes, which moves scores
 slightly (a term's weight and the length normalisation shift by the share of memories written
 since) and never which memories are found. The term counts come from the postings themselves.
-Concurrent searches of one tenant share one read."""
+Concurrent searches of one tenant share one read. Once expired, they are read again beside the
+search that noticed, which goes on with the expired ones: on a tenant of 10,000 memories the read
+costs a search 30-90 ms (docs/benchmarks.md, 100k). Only statistics unread for STALE_TTLS times the
+TTL, or never read, are read on the search path."""
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 DEFAULT_TTL = 30.0
+STALE_TTLS = 10  # expired statistics younger than this many TTLs serve while they are read again
 
 
 @dataclass(frozen=True)
@@ -38,21 +42,30 @@ class KeywordStats:
 
     async def of(self, agent: str) -> TenantStats:
         held = self._held.get(agent)
-        if held is not None and held[0] > self.clock():
-            return held[1]
+        if held is not None:
+            expires, kept = held
+            now = self.clock()
+            if expires > now:
+                return kept
+            if now < expires + self.ttl * (STALE_TTLS - 1):
+                self._refresh(agent)
+                return kept
+        return await asyncio.shield(self._refresh(agent))
+
+    def _refresh(self, agent: str) -> asyncio.Task[TenantStats]:
         task = self._reading.get(agent)
         if task is None:
             # A task of its own, so that a search cancelled while it reads fails no other search.
             task = asyncio.ensure_future(self.read(agent))
             self._reading[agent] = task
             task.add_done_callback(lambda done: self._done(agent, done))
-        return await asyncio.shield(task)
+        return task
 
     def _done(self, agent: str, task: asyncio.Task[TenantStats]) -> None:
         if self._reading.get(agent) is task:
             del self._reading[agent]
         if task.cancelled() or task.exception() is not None or self.ttl <= 0:
-            return  # a failure is the waiting searches' to raise; the next search reads again
+            return  # a failure is the waiting searches' to raise (if any); the next search reads again
         self._held[agent] = (self.clock() + self.ttl, task.result())
         self._held.move_to_end(agent)
         while len(self._held) > self.capacity:

@@ -95,3 +95,25 @@ def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
     crowded.delete(f"/v1/memories/{mine[2]}", params={"agent": "watcher", "hard": True}).raise_for_status()
     assert stats() == (3, 21)
 
+
+
+def test_a_large_tenants_best_shown_matches_are_found_below_its_own_hidden_better_ones(crowded):
+    """Keyword search filters only a large tenant's best scored candidates (a few per hit asked
+    for) and reads the rest when too few of those are shown: here the tenant's eight best matches
+    are archived, so the hits asked for come from below them, scored as before, best first."""
+    services = crowded.app.state.services
+    hidden = store_many(crowded, "keeper", [f"heron mill {i}" for i in range(8)])
+    shown = [store(crowded, "keeper", text)["id"] for text in (
+        "a grey heron stood by the old mill", "the mill pond froze over in the long cold winter",
+        "the heron flew off over the reeds towards the river at dusk")]
+    for memory in hidden:
+        crowded.delete(f"/v1/memories/{memory['id']}", params={"agent": "keeper"}).raise_for_status()
+    filters = Visibility.of(SearchQuery(agent="keeper", text="heron mill"), explain=False)
+    found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 2).found
+    assert list(found) == shown[:2]
+    # The same hits and scores as with every candidate filtered at once (explain does that).
+    everything = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"],
+                                     Visibility.of(SearchQuery(agent="keeper", text="heron mill"), explain=True),
+                                     2)
+    assert [(i, f.score) for i, f in found.items()] == [(i, f.score) for i, f in everything.found.items()]
+    assert {i for i, r in everything.reasons.items() if r == "archived"} == {m["id"] for m in hidden}

@@ -15,8 +15,8 @@ def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -
     embedding = run(services.retrieval.embed, text)
     queries = [keywords.lucene_query([t], agent) for t in keywords.terms(text)]
     vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))
-    postings = run(lambda: services.runner.read_one("retrieval/keyword_postings", queries=queries, cap=k, limit=k,
-                                                    k1=K1, b=B, memories=100, average_words=10.0,
+    postings = run(lambda: services.runner.read_one("retrieval/keyword_postings", queries=queries, cap=k, top=k,
+                                                    limit=k, k1=K1, b=B, memories=100, average_words=10.0,
                                                     **filters))
     return vector, postings
 
@@ -29,7 +29,7 @@ def test_a_page_without_this_tenants_hits_is_one_row_that_counts_the_others(clie
     assert vector["hits"] == [] and vector["scanned"] >= 5
     assert postings["hits"] == []  # the other tenant's matches are never this one's postings
     nothing = pages(services, run, agent, "xylophonist", explain=False)[1]
-    assert nothing == {"hits": []}
+    assert nothing == {"hits": [], "candidates": 0}
 
 
 def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client, agent, services, run):

@@ -1,13 +1,14 @@
 """A large tenant's keyword statistics, read from the database and kept per process for a while
-(graph/retrieval/keyword_stats.py): kept for the TTL and read again after it, one read shared by
-concurrent searches, a failed or cancelled read kept by no one."""
+(graph/retrieval/keyword_stats.py): kept for the TTL and refreshed beside the searches after it (read
+on the search path only when long unread), one read shared by concurrent searches, a failed or
+cancelled read kept by no one."""
 from __future__ import annotations
 
 import asyncio
 
 import pytest
 
-from graph.retrieval.keyword_stats import KeywordStats, TenantStats
+from graph.retrieval.keyword_stats import STALE_TTLS, KeywordStats, TenantStats
 
 
 class Database:
@@ -26,7 +27,7 @@ class Database:
         return self.counts[agent]
 
 
-def test_statistics_are_kept_for_the_ttl_per_tenant_then_read_again():
+def test_statistics_are_kept_for_the_ttl_per_tenant_then_read_again_off_the_search_path():
     db, now = Database(), [0.0]
     stats = KeywordStats(db.read, ttl_seconds=30, clock=lambda: now[0])
 
@@ -37,10 +38,25 @@ def test_statistics_are_kept_for_the_ttl_per_tenant_then_read_again():
         now[0] = 29.9
         assert await stats.of("a") == TenantStats(4, 20)  # still within the TTL: as read
         assert await stats.of("b") == TenantStats(2, 6)  # another tenant is read for itself
+        assert db.reads == ["a", "b"]
         now[0] = 30.0
+        db.gate = asyncio.Event()
+        # Expired: the search goes on with what was read, and one read refreshes it beside the search.
+        assert await stats.of("a") == TenantStats(4, 20)
+        assert await stats.of("a") == TenantStats(4, 20)
+        await asyncio.sleep(0)
+        assert db.reads == ["a", "b", "a"]
+        db.gate.set()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
         assert await stats.of("a") == TenantStats(5, 30)
+        db.gate = None
+        # Long unread (past STALE_TTLS times the TTL): read again before the search goes on.
+        db.counts["a"] = TenantStats(6, 36)
+        now[0] = 30.0 + 30 * STALE_TTLS + 0.1
+        assert await stats.of("a") == TenantStats(6, 36)
     asyncio.run(scenario())
-    assert db.reads == ["a", "b", "a"]
+    assert db.reads == ["a", "b", "a", "a"]
 
 
 def test_a_ttl_of_zero_reads_every_time_and_an_empty_tenant_averages_one_word():
