@@ -77,6 +77,9 @@ def instrument() -> None:
         t1 = time.perf_counter()
         rows = [dict(record.items()) async for record in result]
         t2 = time.perf_counter()
+        summary = await result.consume()
+        if summary.result_available_after is not None:  # the server's own time to a first row (whole ms)
+            note(f"{name} (server: first row)", summary.result_available_after)
         note(f"{name} (run)", (t1 - t0) * 1000)
         note(f"{name} (rows)", (t2 - t1) * 1000)
         note(name, (t2 - t0) * 1000)
