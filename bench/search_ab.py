@@ -30,11 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench import search_stages
-from bench.corpus import memory_texts, queries
-from bench.search_stages import current, instrument, pct
+from bench.corpus import queries
+from bench.search_stages import current, instrument, load_once, pct
 from graph.embedding import encoder as embedder
-from graph.memories.model import NewMemory
 from graph.preferences import service as preferences_service
 from graph.retrieval import ann_widening, candidates
 from graph.retrieval.model import SearchQuery, check_query
@@ -113,15 +111,7 @@ async def start(kind: str, data_dir: Path, model, args: argparse.Namespace) -> S
     settings = Settings(data_dir=data_dir / kind, backend=kind, neo4j_uri=None, embedded_heap=args.heap,
                         local_neo4j_heap=args.heap)
     services = await Services.start(settings, model)
-    marker = data_dir / f"{kind}.loaded"
-    if not marker.exists():
-        agents = [f"bench-{i}" for i in range(args.agents)]
-        texts = memory_texts(args.n)
-        for offset in range(0, len(texts), 256):
-            chunk = texts[offset:offset + 256]
-            await services.writes.store_many(
-                [NewMemory(agent=agents[(offset + j) % len(agents)], text=t) for j, t in enumerate(chunk)])
-        marker.write_text(str(args.n))
+    await load_once(services, data_dir / f"{kind}.loaded", args.n, [f"bench-{i}" for i in range(args.agents)])
     services.access.enabled = False  # off the request path anyway; keeps the graph unchanged between runs
     if args.preferences_cache is not None:
         services.preferences.cache_seconds = args.preferences_cache
@@ -212,5 +202,4 @@ if __name__ == "__main__":
     parser.add_argument("--preferences-cache", type=float, metavar="SECONDS",
                         help="how long the agents' preferences are held (default the service's; 0: read per search)")
     parser.add_argument("--http", action="store_true", help="also time the search through the FastAPI app")
-    _ = search_stages  # its timers are what this script reads
     asyncio.run(main(parser.parse_args()))

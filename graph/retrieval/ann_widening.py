@@ -23,10 +23,7 @@ def next_k(k: int, total: int, vector_max_k: int, kept: int = 0, pool: int = 0) 
     """The request after a page of `k` that held `kept` of the tenant's shown memories, short of
     `pool`: sized from the share that page showed, with the margin (and at least half as much again),
     or four times as large when it held none."""
-    if 0 < kept < pool:
-        wanted = max(math.ceil(k * pool / kept * SHARE_MARGIN), k + k // 2)
-    else:
-        wanted = k * 4
+    wanted = max(math.ceil(k * pool / kept * SHARE_MARGIN), k + k // 2) if 0 < kept < pool else k * 4
     return min(total, vector_max_k, wanted)
 
 
