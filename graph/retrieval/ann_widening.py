@@ -4,10 +4,10 @@ from __future__ import annotations
 import math
 
 # A request sized from a known share asks for a fifth more than the share says would fill the pool.
-# The index's time grows with the page (ArcadeDB: about 12 ms for 1,500 neighbours against 9 for
-# 1,200 at 10k); at 1.2 a tenth of the index comes up short in about one search of fifty
-# (binomially), and that one widens by what its own page showed (next_k), not fourfold
-# (docs/benchmarks.md, "Search against the plain vector store").
+# The index's time grows with the page (on ArcadeDB at 10k, the vector statement for 1,500 / 1,000 /
+# 150 neighbours took 37 / 28 / 8 ms on a loaded machine); at 1.2 a tenth of the index comes up short
+# in about one search of fifty, and that one widens by what its own page showed (next_k), not
+# fourfold (docs/benchmarks.md, "Search against the plain vector store").
 SHARE_MARGIN = 1.2
 
 
