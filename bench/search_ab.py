@@ -81,6 +81,13 @@ def _before(services: Services) -> None:
     ann_widening.SHARE_MARGIN = 1.5
 
 
+def _page_before(services: Services) -> None:
+    """This tree with only the first index page and its widening as they were (1.5x, fourfold)."""
+    _current(services)
+    candidates.next_k = _next_k_before
+    ann_widening.SHARE_MARGIN = 1.5
+
+
 def _current(services: Services) -> None:
     """This tree as it is."""
     RetrievalService.search = _NOW["search"]
@@ -104,7 +111,8 @@ def _query_on_two_threads(services: Services) -> None:
 
 
 # Each arm switches one backend's services to its variant (and back, for "current").
-ARMS: dict[str, Callable[[Services], None]] = {"current": _current, "before": _before, "onnx2": _query_on_two_threads}
+ARMS: dict[str, Callable[[Services], None]] = {"current": _current, "before": _before, "page-before": _page_before,
+                                               "onnx2": _query_on_two_threads}
 
 
 async def start(kind: str, data_dir: Path, model, args: argparse.Namespace) -> Services:
