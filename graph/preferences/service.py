@@ -56,9 +56,10 @@ class PreferenceService:
         hit = self._cache.get(agent)
         if hit is not None and hit[0] > time.monotonic():
             return hit[1]
-        row = await self.runner.read_tx(lambda tx: tx.optional("preferences/get", agent=agent))
+        # One statement in auto-commit: a search waits for it (a managed transaction cost two more round trips).
+        rows = await self.runner.read("preferences/get", agent=agent)
         self.reads += 1
-        prefs = _from_map(agent, row["preferences"] if row else None)
+        prefs = _from_map(agent, rows[0]["preferences"] if rows else None)
         self._remember(prefs)
         return prefs
 

@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import math
 
-SHARE_MARGIN = 1.5  # a first request sized from a known share asks for half as much again
+# A request sized from a known share asks for a fifth more than the share says would fill the pool.
+# The index's time grows with the page (on ArcadeDB at 10k, the vector statement for 1,500 / 1,000 /
+# 150 neighbours took 37 / 28 / 8 ms on a loaded machine); at 1.2 a tenth of the index comes up short
+# in about one search of fifty, and that one widens by what its own page showed (next_k), not
+# fourfold (docs/benchmarks.md, "Search against the plain vector store").
+SHARE_MARGIN = 1.2
 
 
 def first_k(limit: int, vector_max_k: int, share: float | None = None) -> int:
@@ -14,8 +19,12 @@ def first_k(limit: int, vector_max_k: int, share: float | None = None) -> int:
     return min(vector_max_k, max(100, 20 * limit))
 
 
-def next_k(k: int, total: int, vector_max_k: int) -> int:
-    return min(total, vector_max_k, k * 4)
+def next_k(k: int, total: int, vector_max_k: int, kept: int = 0, pool: int = 0) -> int:
+    """The request after a page of `k` that held `kept` of the tenant's shown memories, short of
+    `pool`: sized from the share that page showed, with the margin (and at least half as much again),
+    or four times as large when it held none."""
+    wanted = max(math.ceil(k * pool / kept * SHARE_MARGIN), k + k // 2) if 0 < kept < pool else k * 4
+    return min(total, vector_max_k, wanted)
 
 
 def after_page(kept: int, pool: int, returned: int, k: int, vector_max_k: int) -> str:

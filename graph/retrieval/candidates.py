@@ -149,7 +149,7 @@ class CandidateSearch:
                 found = await self._exact(embedding, visibility, pool, scan_cap=UNBOUNDED)
                 assert found is not None
                 return found
-            k = next_k(k, UNBOUNDED, self.vector_max_k)
+            k = next_k(k, UNBOUNDED, self.vector_max_k, kept, pool)
         cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
         return _listed(row["hits"], pool, cosine, cosine)
 

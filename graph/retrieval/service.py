@@ -157,12 +157,22 @@ class RetrievalService:
 
     async def search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]] | None = None
                      ) -> SearchResult:
-        """Without an embedding, the query text is embedded while the full-text query runs."""
+        """Without an embedding, the query text is embedded while the agent's preferences are read
+        and the full-text query runs."""
         check_query(query)
         if isinstance(embedding, list):
             self._check_embedding(embedding)
-        query = await self.honour_preferences(query)
-        return await self._search(query, self.embed(query.text) if embedding is None else embedding)
+        # The text's vector does not depend on the preferences: it is computed while they are read
+        # (a read of its own when the agent's are not held; before, the embedding waited for it).
+        own = asyncio.ensure_future(self.embed(query.text)) if embedding is None else None
+        try:
+            query = await self.honour_preferences(query)
+            vector = own if own is not None else embedding
+            assert vector is not None
+            return await self._search(query, vector)
+        finally:
+            if own is not None and not own.done():
+                await cancel_and_wait(own)  # the search failed before it needed the vector
 
     async def honour_preferences(self, query: SearchQuery) -> SearchQuery:
         """The query as the agent's memory preferences allow it: a sensitivity ceiling no higher

@@ -129,7 +129,8 @@ def test_context_holds_its_search_to_retrievals_rules(services, run, agent, stor
 def test_search_and_context_take_no_more_queries_than_before(services, run, agent, client, monkeypatch):
     """A small tenant's search is three statements (keyword scan, exact ranking, hydration);
     context adds one expansion and one hydration of what it reached, reusing the search's filter.
-    Counted by statement name, this tenant's only (a background index warm-up may run beside)."""
+    Counted by statement name, this tenant's only (a background index warm-up may run beside), and
+    not the agent's preferences: a read of its own, once per agent every few seconds (cached)."""
     near = run(services.writes.store, NewMemory(agent=agent, text="The user flies to Lisbon on 3 June")).memory
     run(services.writes.store, NewMemory(agent=agent, text="The user booked a hotel in Lisbon"))
     far = run(services.writes.store, NewMemory(agent=agent, text="Sunscreen and a hat go in the bag")).memory
@@ -141,7 +142,7 @@ def test_search_and_context_take_no_more_queries_than_before(services, run, agen
         original = getattr(services.runner, method)
 
         async def counted(name, _original=original, **params):
-            if params.get("agent") == agent:
+            if params.get("agent") == agent and name != "preferences/get":
                 names.append(name)
             return await _original(name, **params)
         monkeypatch.setattr(services.runner, method, counted)

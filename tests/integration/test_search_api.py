@@ -8,6 +8,7 @@ import pytest
 
 from graph.retrieval.fusion import VECTOR_WEIGHTS, relevance
 from graph.retrieval.model import SearchQuery
+from graph.retrieval.visibility import Visibility
 from tests.conftest import TEST_EXACT_SCAN_MAX
 from tests.helpers import search as hybrid_search
 from tests.helpers import store, store_many
@@ -76,7 +77,8 @@ def test_small_tenant_gets_its_own_best_matches_despite_a_crowded_index(client, 
     assert len(crowd) == 20 and {r["agent"] for r in crowd} == {crowded}
 
 
-def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, agent, crowded, services, run):
+def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, agent, crowded, services, run,
+                                                                      monkeypatch):
     topics = ["sailing", "chess", "gardening", "pottery", "astronomy", "cycling"]
     texts = [f"Note {i}: the user talked about {topics[i % len(topics)]} today" for i in range(3 * TEST_EXACT_SCAN_MAX)]
     texts.append("The user keeps a strict monthly food budget and tracks every grocery receipt")
@@ -96,6 +98,25 @@ def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, a
     assert [r["id"] for r in api_results] == [h.memory.id for h in result.hits]
     scores = [r["score"] for r in api_results]
     assert scores == sorted(scores, reverse=True)
+
+    # A share hint far too high sizes a first page that comes up short: the search widens it by the
+    # share that page showed, and finds as good a ten (many notes here are near-ties, so by score).
+    query = SearchQuery(agent=agent, text=QUERY, limit=10, mode="vector", rerank=None)
+    hints = services.retrieval.candidates.hints
+    for _ in range(10):
+        hints.observe_share(Visibility.of(query).key, 1.0)
+    pages: list[int] = []
+    read_one = services.runner.read_one
+
+    async def counted(name, **params):
+        if name == "retrieval/vector" and params.get("agent") == agent:
+            pages.append(params["k"])
+        return await read_one(name, **params)
+    monkeypatch.setattr(services.runner, "read_one", counted)
+    widened = run(services.retrieval.search, query)
+    assert widened.hits[0].memory.text == texts[-1] and {h.memory.agent for h in widened.hits} == {agent}
+    assert [h.score for h in widened.hits] == pytest.approx([h.score for h in result.hits], abs=1e-3)
+    assert len(pages) >= 2 and pages[0] < 200 and pages[1] > pages[0], pages
 
 
 def test_filters_by_memory_type_status_and_min_score(client, agent):

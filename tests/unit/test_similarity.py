@@ -36,6 +36,15 @@ def test_k_starts_wide_enough_and_grows_within_bounds():
     assert next_k(4_000, 100_000, 10_000) == 10_000
 
 
+def test_a_short_page_widens_by_the_share_it_showed():
+    # 1,200 asked, 50 of the pool's 100 kept: 1,200 x 100 / 50 x 1.2 = 2,880, not four times 1,200.
+    assert next_k(1_200, 10_000, 10_000, kept=50, pool=100) == 2_880
+    assert next_k(1_200, 10_000, 10_000, kept=95, pool=100) == 1_800  # at least half as much again
+    assert next_k(1_200, 10_000, 10_000, kept=0, pool=100) == 4_800  # nothing to go by: four times
+    assert next_k(1_200, 10_000, 2_000, kept=50, pool=100) == 2_000  # within the most one request asks
+    assert next_k(1_200, 1_300, 10_000, kept=50, pool=100) == 1_300  # never past the index
+
+
 def test_tenant_hints_expire_and_stay_bounded(monkeypatch):
     clock = [100.0]
     monkeypatch.setattr("graph.retrieval.tenant_hints.time.monotonic", lambda: clock[0])
@@ -53,7 +62,7 @@ def test_tenant_hints_expire_and_stay_bounded(monkeypatch):
 
 def test_a_known_share_sizes_the_first_index_request():
     assert first_k(30, 10_000) == 600  # unknown: enough for a tenant holding a few percent
-    assert first_k(30, 10_000, share=0.1) == 450  # a tenth of the hits: 300, and half as much again
+    assert first_k(30, 10_000, share=0.1) == 360  # a tenth of the hits: 300, and a fifth more
     assert first_k(30, 10_000, share=0.9) == 100 and first_k(30, 10_000, share=0.0001) == 10_000
 
 
