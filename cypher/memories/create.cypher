@@ -9,8 +9,8 @@
 UNWIND $write.rows AS row
 WITH row, row.props AS props
 CREATE (m:Memory)
-// One SET of one map: ArcadeDB applies each SET item to the record on its own, so eleven items
-// cost about twice what one map does (memories/create's largest step there, docs/benchmarks.md).
+// One SET of one map: on ArcadeDB, eleven SET items were this statement's largest step, and the
+// statement took a third longer than with one map (docs/benchmarks.md, ingest_search).
 SET m = props {.*,
     agent: $agent,
     created_at: datetime(row.created_at),
