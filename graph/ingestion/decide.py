@@ -134,6 +134,12 @@ def decide(candidate: Candidate, known: Sequence[Known], multi: Callable[[str], 
     return [decision]
 
 
+def _slot(known: Sequence[Known], subject: str, predicate: str) -> list[Known]:
+    """What is known of one subject's predicate, history included, oldest first."""
+    return sorted((k for k in known if k.subject is not None and k.subject.lower() == subject.lower()
+                   and k.predicate == predicate), key=lambda k: k.order)
+
+
 def _current(known: Sequence[Known], subject: str, predicates: Sequence[str]) -> list[Known]:
     return sorted((k for k in known if k.subject is not None and k.subject.lower() == subject.lower()
                    and k.predicate in predicates and not k.historical), key=lambda k: k.order)
@@ -155,16 +161,14 @@ def _claimed(c: Candidate, known: Sequence[Known], multi: Callable[[str], bool])
         draft = resolved
         if draft.predicate in PREDICATES:  # "it's spelled Michael" corrects a name: a fact
             c = replace(c, memory_type=PREDICATES[draft.predicate].memory_type)
-    assert draft.predicate is not None
-    slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
-                   and k.predicate == draft.predicate), key=lambda k: k.order)
-    if not slot and (alias := open_alias(draft, known)) is not None:
-        draft = replace(draft, predicate=alias)  # "our broadband is Zen now" with broadband_provider known
-        c = replace(c, claim=draft)
-        slot = sorted((k for k in known if k.subject is not None and k.subject.lower() == draft.subject.lower()
-                       and k.predicate == alias), key=lambda k: k.order)
     predicate = draft.predicate
     assert predicate is not None
+    slot = _slot(known, draft.subject, predicate)
+    if not slot and (alias := open_alias(draft, known)) is not None:
+        # "our broadband is Zen now" with broadband_provider known
+        predicate, draft = alias, replace(draft, predicate=alias)
+        c = replace(c, claim=draft)
+        slot = _slot(known, draft.subject, predicate)
     many = multi(predicate)
     if c.historical:
         past = next((k for k in slot if k.historical and same_value(k.value, draft.value)), None)

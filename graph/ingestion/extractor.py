@@ -365,8 +365,8 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
         found += list(rules.diet_fragments(sentence))
     if (named := _NAME_OF.search(sentence)) is not None:
         thing = _context_thing(context)
-        slot = rules.thing_predicate(thing, registered) if thing else None
         if thing:  # "we got a puppy" ... "his name is Otis": the pet's name
+            slot = rules.thing_predicate(thing, registered)
             found.append(rules.Found(Draft("user", slot[0] if slot else thing, named["v"]), named.start(),
                                      named.end(), "name of"))
     if (it := _IT_IS.search(sentence)) is not None and not any(f.draft.subject == "user" for f in found):
