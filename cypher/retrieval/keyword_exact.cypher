@@ -2,30 +2,34 @@
 // full-text index: in a crowded index a small tenant's matches sit so deep that widening the
 // index request cost more than scanning the tenant (docs/benchmarks.md), the same reason
 // retrieval/exact ranks small tenants' vectors. At most $scan_cap memories of the shown statuses are
-// read; `candidates` equal to $scan_cap means the tenant is larger and the index should answer.
+// counted; `candidates` equal to $scan_cap means the tenant is larger and the index should answer, so
+// then none is matched (hits empty): a tenant's first search in a process tries this scan before it
+// knows the tenant's size.
 // $patterns are whole-word regular expressions, one per query term (lower case), and $needles the
 // terms themselves: a memory is tried against a term's pattern only when it contains the term, because
 // ArcadeDB gives all of a statement's regular expressions one budget (arcadedb.command.regexTimeout,
 // 1 s), which 500 long memories times 30 terms of a long query exhausted on busy cores. Each hit says
 // which terms it holds and how many words it has; the caller scores them with BM25 over the tenant.
 // params: scan_cap, patterns, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
-// returns: optional
+// returns: one
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
 WITH m LIMIT $scan_cap
 WITH collect(m) AS pool, avg(size(split(m.text, ' '))) AS average_words
-UNWIND pool AS m
-WITH size(pool) AS candidates, average_words, m,
-     [i IN range(0, size($patterns) - 1)
-        WHERE toLower(m.text) CONTAINS $needles[i] AND toLower(m.text) =~ $patterns[i]] AS matched
-WITH candidates, average_words, m, matched, CASE
-  // include: retrieval/visibility
-END AS reason
-WITH candidates, average_words,
-     collect(CASE WHEN size(matched) > 0 AND (reason IS NULL OR $explain)
-                  THEN {id: m.id, matched: matched, words: size(split(m.text, ' ')), reason: reason,
-                        confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
-                        updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
-                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL,
-                        text: CASE WHEN reason IS NULL THEN m.text END} END) AS hits
+WITH size(pool) AS candidates, average_words, CASE WHEN size(pool) < $scan_cap THEN pool ELSE [] END AS small
+CALL (small) {
+  UNWIND small AS m
+  WITH m, [i IN range(0, size($patterns) - 1)
+             WHERE toLower(m.text) CONTAINS $needles[i] AND toLower(m.text) =~ $patterns[i]] AS matched
+  WHERE size(matched) > 0
+  WITH m, matched, CASE
+    // include: retrieval/visibility
+  END AS reason
+  WHERE reason IS NULL OR $explain
+  RETURN collect({id: m.id, matched: matched, words: size(split(m.text, ' ')), reason: reason,
+                  confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
+                  updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
+                  event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL,
+                  text: CASE WHEN reason IS NULL THEN m.text END}) AS hits
+}
 RETURN candidates, average_words, hits

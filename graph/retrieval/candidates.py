@@ -78,11 +78,8 @@ class CandidateSearch:
         """A small tenant is scanned for the terms; a large one goes through the full-text index."""
         params = visibility.params()
         if not self.hints.is_large(visibility.key):
-            rows = await self.runner.read("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                          patterns=keywords.patterns(terms), needles=list(terms), **params)
-            if not rows:
-                return Candidates(found={})
-            row = rows[0]
+            row = await self.runner.read_one("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
+                                             patterns=keywords.patterns(terms), needles=list(terms), **params)
             if row["candidates"] <= self.exact_scan_max:
                 # Scored over the shown memories only, so explain's extra rows never move a score.
                 shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
@@ -118,15 +115,15 @@ class CandidateSearch:
     async def _exact(self, embedding: list[float], visibility: Visibility, pool: int,
                      scan_cap: int) -> Candidates | None:
         """Exact ranking, or None when the tenant has more than scan_cap - 1 shown memories."""
-        rows = await self.runner.read("retrieval/exact", scan_cap=scan_cap, embedding=embedding, limit=pool,
-                                      **visibility.params())
-        if rows and rows[0]["candidates"] >= scan_cap:
+        row = await self.runner.read_one("retrieval/exact", scan_cap=scan_cap, embedding=embedding, limit=pool,
+                                         **visibility.params())
+        if row["candidates"] >= scan_cap:
             return None
-        hits = rows[0]["hits"] if rows else []
+        hits = row["hits"]
         found = _listed(hits, pool, self._cosine, self._cosine)
         found.strategy = "exact"
         if visibility.explain:
-            found.unseen_kept = (rows[0]["candidates"] if rows else 0) - len(hits)
+            found.unseen_kept = row["candidates"] - len(hits)
             counts = await self.runner.read("retrieval/status_counts", agent=visibility.agent,
                                             statuses=list(visibility.statuses))
             found.hidden_statuses = {r["status"]: r["n"] for r in counts}

@@ -4,6 +4,7 @@ Through the services on both backends, as tests/integration/test_memory_domain_r
 memories; and the public surface context uses (hydrate, score, the search's Visibility) at work."""
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -131,11 +132,20 @@ def test_search_and_context_take_no_more_queries_than_before(services, run, agen
     context adds one expansion and one hydration of what it reached, reusing the search's filter.
     Counted by statement name, this tenant's only (a background index warm-up may run beside), and
     not the agent's preferences: a read of its own, once per agent every few seconds (cached)."""
+    probes = services.retrieval.plan_probes
     near = run(services.writes.store, NewMemory(agent=agent, text="The user flies to Lisbon on 3 June")).memory
     run(services.writes.store, NewMemory(agent=agent, text="The user booked a hotel in Lisbon"))
     far = run(services.writes.store, NewMemory(agent=agent, text="Sunscreen and a hat go in the bag")).memory
     link = client.post(f"/v1/memories/{near.id}/links", json={"agent": agent, "type": "CAUSES", "to": far.id})
     assert link.status_code in (200, 201), link.text
+
+    # The plan probe searches a tenant once its writes pause for a second (graph/retrieval/service.py):
+    # it runs first, and its round ends, so that only the searches below are counted.
+    deadline = time.monotonic() + 30
+    while (services.retrieval.plan_probes == probes or not services.retrieval._warming.done()) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert services.retrieval.plan_probes > probes
 
     names: list[str] = []
     for method in ("read", "read_one"):
