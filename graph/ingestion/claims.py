@@ -373,12 +373,15 @@ def languages(clause: str) -> list[tuple[str, int, int]]:
     return out
 
 
+PET_HAD = "pet had"  # "has a cat called Tom": whose it is, the clause's subject says (graph/ingestion/extractor.py)
+
+
 def pets(sentence: str) -> Iterator[Found]:
-    for pattern in _PET:
+    for i, pattern in enumerate(_PET):
         for m in pattern.finditer(sentence):
             named = m["v"] or m.groupdict().get("v2")  # "a second dog, Pip"
             value = named if named and is_name(named) else m["a"]
-            yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), "pet")
+            yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), PET_HAD if i == 0 else "pet")
 
 
 def devices(sentence: str) -> Iterator[Found]:

@@ -348,7 +348,8 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
         found.append(f)
     found += list(rules.sentence_claims(sentence))
     found += list(rules.spelled(sentence))
-    for subject, first, clause, at in _clauses(sentence, start, people) if verbs else ():
+    clauses = _clauses(sentence, start, people) if verbs else []
+    for subject, first, clause, at in clauses:
         if subject is None:
             continue
         for f in rules.verb_claims(clause, subject, first):
@@ -356,7 +357,13 @@ def _lexical_claims(sentence: str, start: int, people: People, registered: dict[
         if first or subject:
             for lang, s, e in rules.languages(clause):
                 found.append(rules.Found(Draft(subject, "speaks", lang), s + at, e + at, "speaks"))
-    found += list(rules.pets(sentence))
+    # "Ana has a cat called Tom" is Ana's cat: a pet got or had is the clause subject's, and a stranger's
+    # is nobody's; "my dog Rex" is the user's by its words.
+    owner = _anchor(clauses, sentence)
+    for f in rules.pets(sentence):
+        subject = owner(f.start) if f.rule == rules.PET_HAD else "user"
+        if subject is not None:
+            found.append(replace(f, draft=replace(f.draft, subject=subject)))
     found += list(rules.devices(sentence))
     found += list(rules.ended_devices(sentence))
     if verbs and any(f.draft.predicate == "works_at" and not f.negated for f in found):

@@ -414,3 +414,14 @@ def test_what_is_not_claimed_in_round_six():
 def test_private_health_is_a_fact():
     [c] = extract(Message("user", "Just between us, I've started on antidepressants.", AT)).candidates
     assert (c.memory_type, c.sensitivity, c.claim) == ("fact", "private", None)
+
+
+def test_someone_elses_pet_is_theirs_not_the_users():
+    for text in ("Ana has a cat called Tom.", "She has a dog named Rex.", "They adopted a kitten called Mochi.",
+                 "My sister got a puppy called Bo."):
+        assert not any(s == "user" and p == "pet" for s, p, _, _ in claims(text)), text
+    assert ("Ana", "pet", "Tom", "remember") in claims("Ana has a cat called Tom.", circle={"Ana"})
+    # The user's own, however the user is named or left out.
+    for text, name in (("I have a dog called Rex.", "Rex"), ("My wife and I got a puppy named Bo.", "Bo"),
+                       ("Got a kitten called Mochi!", "Mochi"), ("We've adopted a cat, Pip.", "Pip")):
+        assert ("user", "pet", name, "remember") in claims(text), text
