@@ -164,6 +164,7 @@ class Ablation:
         # fires[(holder, item, branch span)] = the lines whose matches change without that branch
         self.fires: dict[tuple[int, int, tuple[int, int]], set[int]] = {}
         guide = guide.lower()
+        quoted = re.findall(r'"([^"]+)"', guide)
 
         def changed(spans: Sequence[tuple[int, int]], compiled: re.Pattern[str], shown: list[tuple[int, str]],
                     base: list[tuple]) -> list[bool]:
@@ -176,8 +177,11 @@ class Ablation:
                 shown = [(i, t) for i in range(lines) for t in texts(h, it, i)]
                 base = [signature(compiled, t) for _, t in shown]
                 groups = alternations(compiled.pattern)
-                if strict and not any(g and g[0][0] == 0 and g[-1][1] == len(compiled.pattern) for g in groups):
-                    groups.append([(0, len(compiled.pattern))])
+                whole = (0, len(compiled.pattern))
+                # A whole pattern stays when it matches a phrase the guide quotes ("but not").
+                if strict and not any(g and g[0][0] == 0 and g[-1][1] == whole[1] for g in groups) \
+                        and not any(compiled.search(phrase + " x") for phrase in quoted):
+                    groups.append([whole])
                 for group in groups:
                     needed = changed(group, compiled, shown, base) if strict and len(group) > 1 else None
                     for span in group:

@@ -161,8 +161,10 @@ MARKERS: tuple[Marker, ...] = (
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
+       # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
        r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
-       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|keeping up with|still doing|how close am i to"
+       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"
+       r"keeping up with|still doing|how close am i to"
        r"|on pace|trying to (?:achieve|accomplish|build|reach|hit|get to|become|learn|lose|save|gain|improve|quit|"
        r"get better|get good|master)"
        r"|(?:want|wanted|hope|hoped|hoping|meant|plan|planned|planning|aim|aimed|intend|intended) to "
