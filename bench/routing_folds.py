@@ -10,14 +10,17 @@ their words ("what happened last week" and "what happened last week, other than 
 form one family and go to one fold, and families are dealt to the folds so that each fold holds a
 like share of every intent. Each fold is then routed as if it had never been seen:
 
-- the rules, ablated: every alternative of every pattern the rules match with (the markers, windows,
-  exclusions and slot words: each `|` branch, down to single words of a lexicon) that matches only
-  lines of the held-out fold among the tuning lines is switched off, so a phrase written for one
-  line of that fold alone does not count for it. Alternatives that match lines of two folds or more,
-  or none, stay: a writer with the other folds in hand would have had them; so do plain phrases the
-  dataset's guide (questions_labelled.md, the specification every writer starts from) spells out,
-  such as its list of exclusion markers. The code around the patterns is not ablated; a synonym any
-  writer would add from the word next to it is, so the figure is rough in both directions;
+- the rules, ablated: every alternative of every pattern the rules run (the markers, windows,
+  exclusions and slot words, the question's masks and every other compiled pattern of graph/asking:
+  each `|` branch, down to single words of a lexicon, and a pattern with no alternation as a whole)
+  that matches only lines of the held-out fold among the tuning lines is switched off, so a phrase
+  written for one line of that fold alone does not count for it. A branch matches a line when the
+  line needs it, or needs its alternation and the branch alone still matches it (two branches for
+  the same words both count). Alternatives that match lines of two folds or more, or none, stay: a
+  writer with the other folds in hand would have had them; so do plain phrases the dataset's guide
+  (questions_labelled.md, the specification every writer starts from) spells out, such as its list
+  of exclusion markers. The code around the patterns is not ablated; a synonym any writer would add
+  from the word next to it is, so the figure is rough in both directions;
 - the intent classifier (graph/asking/intents.py) fitted on the other four folds' embeddings;
 - both combined as the service combines them (graph/asking/blend.py).
 
