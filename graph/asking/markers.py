@@ -38,6 +38,7 @@ PREDICATE_WORDS: dict[str, tuple[str, ...]] = {
     "favourite_food": ("favourite food", "favorite food"),
     "address": ("address",),
 }
+SAVED_THING = "names a saved thing asked for"
 # Things a user saves and later asks for.
 _SAVED = (r"note|doc|document|file|article|recipe|email|message|memo|list|link|photo|pic|screenshot|receipt|"
           r"spreadsheet|page|podcast|playlist|video|slides|draft|letter")
@@ -328,6 +329,12 @@ MARKERS: tuple[Marker, ...] = (
        r"|(?:is there|do (?:i|we) have|did (?:i|we) save|have (?:i|we) saved) (?:a|an|any|the|that|my|our) "
        r"(?:[\w']+ )?(?:" + _SAVED + r")s?\b"
        r"|(?:when|what time|what date) (?:is|was|did|does|do|are|were|'s|s)\b)"),
+    # The saved thing named first: what follows describes it ("find my notes on how I felt about the move"),
+    # so the rules take no ask from it (rules.py).
+    _m("search", SAVED_THING,
+       r"^(?:(?:please |pls |can you |could you )?(?:find|pull up|look up|dig up|search for|open) (?:me )?"
+       r"|(?:is there|do (?:i|we) have|did (?:i|we) save|have (?:i|we) saved) )"
+       r"(?:the|my|our|that|those|a|an|any) (?:[\w']+ )?(?:" + _SAVED + r")s?\b"),
     # -- entity: a summary of one named thing ------------------------------------------------------------
     _m("entity", "asks for a summary of someone or something named",
        r"\b(?:tell me|fill me in|remind me|talk to me)(?: everything| anything| a bit| more| something| all)? "

@@ -71,6 +71,9 @@ CLASSES = [
     ("pull up my notes on the life of Napoleon", "search"), ("is there a note about what Lea decided", "search"),
     ("do we have a recipe for flatbread", "search"), ("when did I last see the dentist", "search"),
     ("what time is the school play", "search"), ("whats the plan for tonight", "search"),
+    # What follows a saved thing asked for describes it: no ask of its own.
+    ("is there a memo about what Lea decided", "search"), ("find my notes on how I felt about the move", "search"),
+    ("do we have a recipe for something I used to love", "search"),
 ]
 
 
@@ -97,6 +100,11 @@ def test_a_current_fact_decides_only_where_nothing_else_asks():
     assert route("find the recipes I saved, except the ones with dairy").intent == "negation"
     assert route("when did I decide to sell the car").intent == "decision"
     assert route("what's the plan for the marathon").intent == "goal"  # a plan for a thing, not for a day
+    # Only a saved thing's description is no ask: "pull up my goals" asks for the goals themselves.
+    assert [route(q).intent for q in ("pull up my goals", "find the decision I made about the car")] == [
+        "goal", "decision"]
+    r = route("is there a note about what Marcus decided")
+    assert (r.intent, r.also) == ("search", ())
     r = route("what did I decide about the talk on Friday")
     assert (r.intent, r.slots.window) == ("decision", "on Friday")  # a time after "on" is no subject
 
