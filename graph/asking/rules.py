@@ -12,7 +12,9 @@ rules of docs/asking.md ("Routing"), from the markers (markers.py) and slots (sl
 - A past tense on one of the user's slots with a window or "before" makes `historical` ("where was I
   living in 2019"); a past tense alone does not.
 - A present-tense ask of one fact ("where does my sister work", "what's my job now") decides
-  `search` when nothing else is asked, so the classifier is not asked; it is never a second ask.
+  `search` when nothing else is asked, so the classifier is not asked; it is never a second ask. So
+  does a saved thing asked for ("find my notes on ...") or when something is ("when did I last ...");
+  what follows a saved thing describes it, and no ask is taken from it.
 Pure: no I/O, deterministic."""
 from __future__ import annotations
 
