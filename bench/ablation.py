@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 _NEVER = "(?!)"  # a branch switched off matches nothing
 _PLAIN = re.compile(r"^(?:\\b)?[a-z' ]+(?:\\b)?$")
@@ -35,7 +35,13 @@ Holder = tuple[ModuleType, str]
 def branches(pattern: str) -> list[tuple[int, int]]:
     """The span of every branch of every alternation (`a|b|c`) in a regular expression's text, at any
     depth; empty branches left out."""
-    out: list[tuple[int, int]] = []
+    return [span for group in alternations(pattern) for span in group]
+
+
+def alternations(pattern: str) -> list[list[tuple[int, int]]]:
+    """The branches of each alternation in a regular expression's text, one list per alternation (the
+    siblings), at any depth; empty branches left out."""
+    out: list[list[tuple[int, int]]] = []
     stack: list[tuple[int, list[int]]] = [(0, [])]
     i, n = 0, len(pattern)
 
@@ -43,7 +49,7 @@ def branches(pattern: str) -> list[tuple[int, int]]:
         if bars:
             edges = [start, *(b + 1 for b in bars)]
             ends = [*bars, end]
-            out.extend((a, b) for a, b in zip(edges, ends, strict=True) if b > a)
+            out.append([(a, b) for a, b in zip(edges, ends, strict=True) if b > a])
 
     while i < n:
         c = pattern[i]
@@ -148,23 +154,46 @@ class Ablation:
     `texts(h, it, line)`: the texts line `line` showed item `it` of holder `h`."""
 
     def __init__(self, holders: Sequence[Holder], lines: int, texts: Callable[[int, int, int], Sequence[str]],
-                 guide: str, prefix: str) -> None:
+                 guide: str, prefix: str, strict: bool = False) -> None:
+        """`strict`: a branch also matches a line when the line needs its alternation and the branch
+        alone, its siblings switched off, still matches it as before (without it, two branches that
+        match the same words, `talked|talked about`, each look unused, since switching either off
+        leaves the other, and a held-out line keeps both whoever wrote them); and a pattern with no
+        alternation of its own (one item of a tuple of them: `\\bminus `) is a branch as a whole."""
         self.holders, self.prefix = list(holders), prefix
         # fires[(holder, item, branch span)] = the lines whose matches change without that branch
         self.fires: dict[tuple[int, int, tuple[int, int]], set[int]] = {}
         guide = guide.lower()
+        quoted = re.findall(r'"([^"]+)"', guide)
+
+        def changed(spans: Sequence[tuple[int, int]], compiled: re.Pattern[str], shown: list[tuple[int, str]],
+                    base: list[tuple]) -> list[bool]:
+            without = re.compile(switch_off(compiled.pattern, spans), compiled.flags)
+            return [signature(without, t) != b for (_, t), b in zip(shown, base, strict=True)]
+
         for h, (module, attr) in enumerate(self.holders):
             for it, item in enumerate(items_of(getattr(module, attr))):
                 compiled = pattern_of(item)
                 shown = [(i, t) for i in range(lines) for t in texts(h, it, i)]
                 base = [signature(compiled, t) for _, t in shown]
-                for span in branches(compiled.pattern):
-                    if in_guide(compiled.pattern[span[0]:span[1]], guide):
-                        continue
-                    without = re.compile(switch_off(compiled.pattern, [span]), compiled.flags)
-                    fired = {i for (i, t), b in zip(shown, base, strict=True) if signature(without, t) != b}
-                    if fired:
-                        self.fires[(h, it, span)] = fired
+                groups = alternations(compiled.pattern)
+                whole = (0, len(compiled.pattern))
+                # A whole pattern stays when it matches a phrase the guide quotes ("but not").
+                if strict and not any(g and g[0][0] == 0 and g[-1][1] == whole[1] for g in groups) \
+                        and not any(compiled.search(phrase + " x") for phrase in quoted):
+                    groups.append([whole])
+                for group in groups:
+                    needed = changed(group, compiled, shown, base) if strict and len(group) > 1 else None
+                    for span in group:
+                        if in_guide(compiled.pattern[span[0]:span[1]], guide):
+                            continue
+                        hit = changed([span], compiled, shown, base)
+                        if needed is not None and any(needed):
+                            kept = changed([s for s in group if s != span], compiled, shown, base)
+                            hit = [a or (n and not k) for a, n, k in zip(hit, needed, kept, strict=True)]
+                        fired = {i for (i, _), a in zip(shown, hit, strict=True) if a}
+                        if fired:
+                            self.fires[(h, it, span)] = fired
 
     def fitted_to(self, held_out: set[int]) -> dict[tuple[int, int], list[tuple[int, int]]]:
         """The branches that match held-out lines only, per pattern."""
@@ -238,13 +267,13 @@ class Traced:
         self._note(text)
         return self._pattern.findall(text, *args)
 
-    def sub(self, repl: Any, text: str, *args: Any) -> Any:
+    def sub(self, repl: Any, text: str, *args: Any, **kwargs: Any) -> Any:
         self._note(text)
-        return self._pattern.sub(repl, text, *args)
+        return self._pattern.sub(repl, text, *args, **kwargs)
 
-    def split(self, text: str, *args: Any) -> Any:
+    def split(self, text: str, *args: Any, **kwargs: Any) -> Any:
         self._note(text)
-        return self._pattern.split(text, *args)
+        return self._pattern.split(text, *args, **kwargs)
 
 
 @contextmanager
@@ -257,7 +286,10 @@ def tracing(holders: Sequence[Holder], prefix: str) -> Iterator[dict[tuple[int, 
         for h, (module, attr) in enumerate(holders):
             original = getattr(module, attr)
             items = items_of(original)
-            traced = [Traced(pattern_of(item), seen[(h, it)]) for it, item in enumerate(items)]
+            # A marker or a (name, pattern) pair keeps its other fields around the traced pattern.
+            traced = [with_pattern(item, cast(re.Pattern[str], Traced(pattern_of(item), seen[(h, it)])))
+                      if not isinstance(item, re.Pattern) else Traced(item, seen[(h, it)])
+                      for it, item in enumerate(items)]
             value = traced[0] if isinstance(original, re.Pattern) else type(original)(traced)
             patch(prefix, attr, original, value, saved)
         yield seen

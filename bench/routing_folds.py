@@ -10,14 +10,17 @@ their words ("what happened last week" and "what happened last week, other than 
 form one family and go to one fold, and families are dealt to the folds so that each fold holds a
 like share of every intent. Each fold is then routed as if it had never been seen:
 
-- the rules, ablated: every alternative of every pattern the rules match with (the markers, windows,
-  exclusions and slot words: each `|` branch, down to single words of a lexicon) that matches only
-  lines of the held-out fold among the tuning lines is switched off, so a phrase written for one
-  line of that fold alone does not count for it. Alternatives that match lines of two folds or more,
-  or none, stay: a writer with the other folds in hand would have had them; so do plain phrases the
-  dataset's guide (questions_labelled.md, the specification every writer starts from) spells out,
-  such as its list of exclusion markers. The code around the patterns is not ablated; a synonym any
-  writer would add from the word next to it is, so the figure is rough in both directions;
+- the rules, ablated: every alternative of every pattern the rules run (the markers, windows,
+  exclusions and slot words, the question's masks and every other compiled pattern of graph/asking:
+  each `|` branch, down to single words of a lexicon, and a pattern with no alternation as a whole)
+  that matches only lines of the held-out fold among the tuning lines is switched off, so a phrase
+  written for one line of that fold alone does not count for it. A branch matches a line when the
+  line needs it, or needs its alternation and the branch alone still matches it (two branches for
+  the same words both count). Alternatives that match lines of two folds or more, or none, stay: a
+  writer with the other folds in hand would have had them; so do plain phrases the dataset's guide
+  (questions_labelled.md, the specification every writer starts from) spells out, such as its list
+  of exclusion markers. The code around the patterns is not ablated; a synonym any writer would add
+  from the word next to it is, so the figure is rough in both directions;
 - the intent classifier (graph/asking/intents.py) fitted on the other four folds' embeddings;
 - both combined as the service combines them (graph/asking/blend.py).
 
@@ -39,10 +42,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.ablation import Ablation  # noqa: E402
+from bench.ablation import Ablation, Holder, holders_in, tracing  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.asking import blend, intents, markers, rules, slots  # noqa: E402
-from graph.asking.question import prepare  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "questions_labelled.jsonl"
 FOLDS = 5
@@ -106,13 +108,31 @@ HOLDERS: tuple[tuple[ModuleType, str], ...] = (
     (markers, "MARKERS"), (slots, "_WINDOWS"), (slots, "_EXCLUDERS"), (slots, "_PREDICATE_PATTERNS"),
 )
 GUIDE = DATA.with_suffix(".md")
+PREFIX = "graph.asking"
+
+
+def holders() -> list[Holder]:
+    """Every pattern the rules run: the markers, windows, exclusions and slot words, and each compiled
+    pattern of the package besides (the question's masks, the clause and name patterns, ...)."""
+    named = list(HOLDERS)
+    return named + [h for h in holders_in(PREFIX) if all(getattr(*h) is not getattr(*n) for n in named)]
 
 
 def ablation(questions: list[str]) -> Ablation:
-    """Which branches of the router's patterns match which tuning questions (each pattern reads the
-    question as the rules prepare it)."""
-    texts = [prepare(q).masked for q in questions]
-    return Ablation(HOLDERS, len(texts), lambda h, it, line: (texts[line],), GUIDE.read_text(), "graph.asking")
+    """Which branches of the router's patterns match which tuning questions: each pattern is traced while
+    the rules route each question, so it is tried on the texts it really reads (the question, a
+    clause, a phrase); a branch counts for a line when the line needs it, or when the line needs its
+    alternation and the branch alone still matches it (two branches for the same words both count)."""
+    found = holders()
+    shown: list[dict[tuple[int, int], list[str]]] = []
+    with tracing(found, PREFIX) as seen:
+        for q in questions:
+            for texts in seen.values():
+                texts.clear()
+            rules.route(q)
+            shown.append({k: sorted(v) for k, v in seen.items()})
+    return Ablation(found, len(questions), lambda h, it, line: shown[line].get((h, it), ()), GUIDE.read_text(),
+                    PREFIX, strict=True)
 
 
 # -- the variants ----------------------------------------------------------------------------------------------

@@ -38,6 +38,10 @@ PREDICATE_WORDS: dict[str, tuple[str, ...]] = {
     "favourite_food": ("favourite food", "favorite food"),
     "address": ("address",),
 }
+SAVED_THING = "names a saved thing asked for"
+# Things a user saves and later asks for.
+_SAVED = (r"note|doc|document|file|article|recipe|email|message|memo|list|link|photo|pic|screenshot|receipt|"
+          r"spreadsheet|page|podcast|playlist|video|slides|draft|letter")
 _SLOT_WORD = "|".join(sorted({re.escape(w) for ws in PREDICATE_WORDS.values() for w in ws}, key=len, reverse=True))
 
 # People a user has in a role: "who's my dentist", "who is my manager again".
@@ -158,7 +162,10 @@ MARKERS: tuple[Marker, ...] = (
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
-       r"any closer to|closer to (?:the|my)|the plan for|sticking to|keeping up with|still doing|how close am i to"
+       # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
+       r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
+       r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"
+       r"keeping up with|still doing|how close am i to"
        r"|on pace|trying to (?:achieve|accomplish|build|reach|hit|get to|become|learn|lose|save|gain|improve|quit|"
        r"get better|get good|master)"
        r"|(?:want|wanted|hope|hoped|hoping|meant|plan|planned|planning|aim|aimed|intend|intended) to "
@@ -313,6 +320,21 @@ MARKERS: tuple[Marker, ...] = (
        r"\bwhere (?:do|does) (?!(?:i|we|the user) (?:know|meet)\b)[\w' ]{1,25}? (?:live|work|stay|study)\b"
        r"(?![^,.?!;]*\b(?:before|back then|used to)\b)"
        r"|^(?=[^,.?!;]*\b(?:" + _SLOT_WORD + r")\b)[^,.?!;]*\b(?:now|currently|at present|right now)\b"),
+    # A saved thing asked for ("find my notes on ...", "is there a note about ...") or when something is
+    # ("when did I last get a haircut", "what time is my flight") is a plain search too: the classifier
+    # read the topic ("the history of the Ottoman empire", "haircut") as a summary or a past value.
+    _m("search", "asks for a saved thing or a date",
+       r"^(?:(?:please |pls |can you |could you )?(?:find|pull up|look up|dig up|search for|open) (?:me )?"
+       r"(?:the|my|our|that|those|a|an|any)\b"
+       r"|(?:is there|do (?:i|we) have|did (?:i|we) save|have (?:i|we) saved) (?:a|an|any|the|that|my|our) "
+       r"(?:[\w']+ )?(?:" + _SAVED + r")s?\b"
+       r"|(?:when|what time|what date) (?:is|was|did|does|do|are|were|'s|s)\b)"),
+    # The saved thing named first: what follows describes it ("find my notes on how I felt about the move"),
+    # so the rules take no ask from it (rules.py).
+    _m("search", SAVED_THING,
+       r"^(?:(?:please |pls |can you |could you )?(?:find|pull up|look up|dig up|search for|open) (?:me )?"
+       r"|(?:is there|do (?:i|we) have|did (?:i|we) save|have (?:i|we) saved) )"
+       r"(?:the|my|our|that|those|a|an|any) (?:[\w']+ )?(?:" + _SAVED + r")s?\b"),
     # -- entity: a summary of one named thing ------------------------------------------------------------
     _m("entity", "asks for a summary of someone or something named",
        r"\b(?:tell me|fill me in|remind me|talk to me)(?: everything| anything| a bit| more| something| all)? "

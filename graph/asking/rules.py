@@ -12,7 +12,9 @@ rules of docs/asking.md ("Routing"), from the markers (markers.py) and slots (sl
 - A past tense on one of the user's slots with a window or "before" makes `historical` ("where was I
   living in 2019"); a past tense alone does not.
 - A present-tense ask of one fact ("where does my sister work", "what's my job now") decides
-  `search` when nothing else is asked, so the classifier is not asked; it is never a second ask.
+  `search` when nothing else is asked, so the classifier is not asked; it is never a second ask. So
+  does a saved thing asked for ("find my notes on ...") or when something is ("when did I last ...");
+  what follows a saved thing describes it, and no ask is taken from it.
 Pure: no I/O, deterministic."""
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graph.asking.markers import MARKERS, PEOPLE, Marker
+from graph.asking.markers import MARKERS, PEOPLE, SAVED_THING, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
 from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
@@ -162,6 +164,11 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     if any(h.intent == "temporal" for h in hits) and predicate(q, []) is None:
         demoted |= {id(h) for h in hits if h.intent == "historical" and h.marker.name == _BEFORE_CHANGE
                     and re.fullmatch(r"before (?:i|we|the user) \w+", q.masked[h.start:h.end])}
+    # What follows a saved thing asked for describes it ("is there a note about what Marcus decided"):
+    # no ask of its own.
+    saved_end = min((h.end for h in hits if h.marker.name == SAVED_THING), default=None)
+    described = {id(h) for h in hits if saved_end is not None and h.intent != "search" and h.start >= saved_end}
+    demoted |= described
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
     reasons = [f"{h.intent}: {h.marker.name} ({q.text[h.start:h.end]!r})" for h in heads]
@@ -171,7 +178,7 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
 
     first_at: dict[str, int] = {}
     for h in sorted(hits, key=lambda h: h.start):
-        if h.intent == "search":
+        if h.intent == "search" or id(h) in described:
             continue  # a plain fact decides when nothing else asks; it is no second ask
         if h.intent != "historical" or h.marker.name in _PAST_MARKERS or h.intent in head_intents:
             first_at.setdefault(h.intent, h.start)

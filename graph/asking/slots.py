@@ -90,7 +90,8 @@ _EXCLUDERS = tuple(re.compile(p) for p in (
     r"\b(?:but|and) no ",
     r"[,;] no (?!idea\b|clue\b|worries\b|rush\b|problem\b|thanks\b|way\b|need\b|matter\b|one\b|longer\b)",
     r"\banything but ",
-    r"\bnothing (?:like|about|with|involving) ",
+    r"\bnothing (?:like|about|with|involving|(?:that|which) (?:involves?|has|includes?|mentions?) )",
+    r"\bminus ",
     r"\bskip(?:ping)? (?:the |anything about |anything to do with )?(?=\w)",
     r"\bignor(?:e|ing) (?:the |anything about |anything to do with )?(?=\w)",
 ))

@@ -67,6 +67,13 @@ CLASSES = [
     ("what am I trying to get good at", "goal"),
     # What a saved thing holds, said in a clause after it, is its content, not an ask.
     ("open the doc where we listed our goals", "search"), ("the chat where I vented about my mood", "search"),
+    # A saved thing asked for, or when something is: a plain search, whatever its topic.
+    ("pull up my notes on the life of Napoleon", "search"), ("is there a note about what Lea decided", "search"),
+    ("do we have a recipe for flatbread", "search"), ("when did I last see the dentist", "search"),
+    ("what time is the school play", "search"), ("whats the plan for tonight", "search"),
+    # What follows a saved thing asked for describes it: no ask of its own.
+    ("is there a memo about what Lea decided", "search"), ("find my notes on how I felt about the move", "search"),
+    ("do we have a recipe for something I used to love", "search"),
 ]
 
 
@@ -86,6 +93,18 @@ def test_a_current_fact_decides_only_where_nothing_else_asks():
     assert r.intent == "sentiment" and "search" not in r.also
     r = route("where did my sister work before she moved")
     assert r.intent != "search" or r.unsure  # a past value is not a current fact
+    for question in ("find my notes on the history of Rome", "when was my last haircut"):
+        r = route(question)
+        assert (r.intent, r.unsure, r.reasons[0][:40]) == ("search", False, "search: asks for a saved thing or a date")
+    # Another head comes first: a saved thing asked for with an exclusion, a decision asked "when".
+    assert route("find the recipes I saved, except the ones with dairy").intent == "negation"
+    assert route("when did I decide to sell the car").intent == "decision"
+    assert route("what's the plan for the marathon").intent == "goal"  # a plan for a thing, not for a day
+    # Only a saved thing's description is no ask: "pull up my goals" asks for the goals themselves.
+    assert [route(q).intent for q in ("pull up my goals", "find the decision I made about the car")] == [
+        "goal", "decision"]
+    r = route("is there a note about what Marcus decided")
+    assert (r.intent, r.also) == ("search", ())
     r = route("what did I decide about the talk on Friday")
     assert (r.intent, r.slots.window) == ("decision", "on Friday")  # a time after "on" is no subject
 
@@ -103,6 +122,10 @@ def test_modifiers_go_to_also_and_fill_the_slots():
     assert (r.intent, r.also, r.slots.topic) == ("sentiment", ("goal",), "my running goal")
     r = route("what did I decide about the move and how do I feel about it now")
     assert r.intent == "decision" and "sentiment" in r.also
+    r = route("films from last month minus the sequels")
+    assert (r.intent, r.slots.exclude) == ("negation", ("sequels",))
+    r = route("dinner ideas, nothing that involves mushrooms")
+    assert (r.intent, r.slots.exclude) == ("negation", ("mushrooms",))
     r = route("restaurants I liked but not Italian or Thai")
     assert r.slots.exclude == ("Italian", "Thai") and r.slots.topic == "restaurants I liked" and r.also == ("search",)
     r = route("What do you know about Frank's bakery on Elm Street?")
