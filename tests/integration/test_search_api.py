@@ -126,8 +126,8 @@ def test_a_large_tenant_is_searched_over_its_own_memories_on_arcadedb(client, ag
     """On ArcadeDB a large tenant holding a small share of the index is searched over its own memories
     (retrieval/arcadedb/vector_in_tenant), exactly, whatever a crowd of other tenants' nearer vectors;
     a tenant with more than vector_in_tenant_max takes the global page. Neo4j never runs it."""
-    texts = [f"Entry {i}: the user mentioned {w} during the call"
-             for i, w in enumerate(["kayaks", "tax forms", "tulips", "violins", "rent"] * (2 * TEST_EXACT_SCAN_MAX // 5))]
+    words = ["kayaks", "tax forms", "tulips", "violins", "rent"] * (2 * TEST_EXACT_SCAN_MAX // 5)
+    texts = [f"Entry {i}: the user mentioned {w} during the call" for i, w in enumerate(words)]
     texts += ["The user keeps a strict monthly food budget and tracks every grocery receipt",
               "The user's weekly shop at the market costs about ninety euros"]
     stored = store_many(client, agent, texts)
@@ -147,6 +147,7 @@ def test_a_large_tenant_is_searched_over_its_own_memories_on_arcadedb(client, ag
         return await read_one(name, **params)
     monkeypatch.setattr(services.runner, "read_one", recorded)
     query = SearchQuery(agent=agent, text=QUERY, limit=10, mode="vector", rerank=None)
+    services.retrieval.candidates.hints.mark(Visibility.of(query).key, large=False)  # as if never searched
     first = run(services.retrieval.search, query)  # reads the global page: the tenant's share is unknown
     assert ran and set(ran) == {"retrieval/vector"}
     ran.clear()
@@ -171,17 +172,17 @@ def test_a_large_tenant_is_searched_over_its_own_memories_on_arcadedb(client, ag
     # The page itself: only this tenant's memories, the archived one listed with its reason under
     # explain, and a tenant with none asks the index for nothing (an empty allow-list is no filter).
     embedding = run(services.retrieval.embed, QUERY)
-    for explain in (False, True):
-        filters = Visibility.of(query, explain=explain).params()
-        page = run(lambda: read_one("retrieval/arcadedb/vector_in_tenant", k=20, scan_cap=10_000,
+
+    def page_of(filters: dict) -> dict:
+        return run(lambda: read_one("retrieval/arcadedb/vector_in_tenant", k=20, scan_cap=10_000,
                                     embedding=embedding, **filters))
+    for explain in (False, True):
+        page = page_of(Visibility.of(query, explain=explain).params())
         assert page["members"] == len(stored) + explain and page["scanned"] == 20
         assert {h["id"] for h in page["hits"]} <= {m["id"] for m in stored} | {hidden["id"]}
         assert ({h["id"]: h["reason"] for h in page["hits"]}.get(hidden["id"]) == "archived") == explain
-        nobody = Visibility.of(SearchQuery(agent=f"{agent}-nobody", text=QUERY), explain=explain).params()
-        empty = run(lambda: read_one("retrieval/arcadedb/vector_in_tenant", k=20, scan_cap=10_000,
-                                     embedding=embedding, **nobody))
-        assert empty == {"members": 0, "scanned": 0, "hits": []}
+        nobody = SearchQuery(agent=f"{agent}-nobody", text=QUERY)
+        assert page_of(Visibility.of(nobody, explain=explain).params()) == {"members": 0, "scanned": 0, "hits": []}
 
     # More shown memories than the cap: the global page, remembered for the next search.
     ran.clear()
