@@ -96,6 +96,15 @@ def _current(services: Services) -> None:
     ann_widening.SHARE_MARGIN = _NOW["margin"]
     if "embedder" in _saved:
         services.encoder.embedder = _saved["embedder"]
+    search = services.retrieval.candidates
+    search.vector_in_tenant_max = _saved.setdefault(f"own list {id(search)}", search.vector_in_tenant_max)
+
+
+def _global_page(services: Services) -> None:
+    """This tree with every large tenant's vector candidates read from the global index's page, cut
+    to the tenant (as on Neo4j), never from the index searched over the tenant's own memories."""
+    _current(services)
+    services.retrieval.candidates.vector_in_tenant_max = 0
 
 
 def _query_on_two_threads(services: Services) -> None:
@@ -112,7 +121,7 @@ def _query_on_two_threads(services: Services) -> None:
 
 # Each arm switches one backend's services to its variant (and back, for "current").
 ARMS: dict[str, Callable[[Services], None]] = {"current": _current, "before": _before, "page-before": _page_before,
-                                               "onnx2": _query_on_two_threads}
+                                               "onnx2": _query_on_two_threads, "global-page": _global_page}
 
 
 async def start(kind: str, data_dir: Path, model, args: argparse.Namespace) -> Services:

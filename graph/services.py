@@ -135,6 +135,7 @@ class Services:
                                          exact_scan_max=settings.exact_scan_max, vector_max_k=settings.vector_max_k,
                                          keyword_max_k=settings.keyword_max_k,
                                          keyword_stats_ttl=settings.keyword_stats_ttl,
+                                         vector_in_tenant_max=0 if backend.is_neo4j else settings.vector_in_tenant_max,
                                          neighbour_lift=settings.neighbour_lift, preferences=preferences)
             memories = MemoryService(runner, encoder, max_text_chars=settings.max_text_chars,
                                      on_vectors_written=retrieval.vectors_written)

@@ -103,6 +103,12 @@ class Settings(BaseSettings):
         description="Seconds a process keeps a large tenant's keyword statistics (its number of memories and their "
                     "average length) before reading them again, beside the searches that use them meanwhile "
                     "(on the search path only when unread for ten times this); 0 reads them on every keyword search.")
+    # The embedded backend's vector search over one tenant's own memories (docs/retrieval.md).
+    vector_in_tenant_max: int = Field(
+        5_000, ge=0, le=1_000_000,
+        description="Embedded backend: a large tenant with at most this many shown memories, holding at most a "
+                    "fifth of the vector index, is searched over its own memories (exactly, by the index's "
+                    "allow-list) instead of through the global index's top hits; 0 turns it off. Neo4j ignores it.")
     # Conversation turns (docs/retrieval.md, "Neighbour turns").
     neighbour_lift: float = Field(
         0.9, ge=0, lt=1,

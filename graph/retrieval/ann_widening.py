@@ -39,3 +39,15 @@ def after_page(kept: int, pool: int, returned: int, k: int, vector_max_k: int) -
     if returned < k or k >= vector_max_k:
         return "exact"
     return "widen"
+
+
+# ArcadeDB scores an allow-list exactly while it holds at most a fifth of the index's vectors (its
+# vectorIndex.prefilterMaxSelectivity); a tenant holding more gets a short, cheap global page anyway,
+# and collecting its list would cost more than that page (docs/benchmarks.md).
+OWN_LIST_MAX_SHARE = 0.2
+
+
+def search_own_list(share: float | None) -> bool:
+    """Whether a tenant whose hits made up `share` of the global index's pages (None: not seen yet)
+    should have its vector search run over its own memories instead."""
+    return share is not None and share <= OWN_LIST_MAX_SHARE

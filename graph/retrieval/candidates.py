@@ -3,7 +3,10 @@
 Both indexes answer globally, so filtering by tenant afterwards can starve a small tenant. A
 tenant with at most `exact_scan_max` shown memories is ranked exactly inside the database; a
 larger one goes through the vector index, widening k until it has enough, and falling back to
-exact ranking when its matches sit too deep in the global order. Keyword candidates are scored by
+exact ranking when its matches sit too deep in the global order. On ArcadeDB a large tenant holding
+a small share of the index is searched over its own memories instead (the index takes them as an
+allow-list and ranks them exactly), up to `vector_in_tenant_max` of them; Neo4j 5.26 cannot, and
+always reads the global page. Keyword candidates are scored by
 BM25 over the tenant's own memories, so one tenant's data never moves another's ranking: a small
 tenant's come from a scan of its memories for the query terms, a large one's from the full-text
 index, asked per term for the tenant's memories holding it (at most `keyword_max_k` each), with the
@@ -20,7 +23,7 @@ from typing import Any
 
 from graph.core.timeutil import from_epoch_ms
 from graph.retrieval import keywords
-from graph.retrieval.ann_widening import after_page, first_k, next_k
+from graph.retrieval.ann_widening import after_page, first_k, next_k, search_own_list
 from graph.retrieval.bm25 import K1, B, bm25
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.keyword_stats import DEFAULT_TTL, KeywordStats, TenantStats
@@ -59,9 +62,10 @@ class Candidates:
 
 class CandidateSearch:
     def __init__(self, runner: GraphRunner, scale: CosineScale, *, exact_scan_max: int, vector_max_k: int,
-                 keyword_max_k: int, keyword_stats_ttl: float = DEFAULT_TTL) -> None:
+                 keyword_max_k: int, keyword_stats_ttl: float = DEFAULT_TTL, vector_in_tenant_max: int = 0) -> None:
         self.runner, self.scale = runner, scale
         self.exact_scan_max, self.vector_max_k, self.keyword_max_k = exact_scan_max, vector_max_k, keyword_max_k
+        self.vector_in_tenant_max = vector_in_tenant_max  # 0: the global page only (Neo4j)
         self.hints = TenantSizeHints()
         self.stats = KeywordStats(self._read_stats, keyword_stats_ttl)
 
@@ -130,23 +134,53 @@ class CandidateSearch:
         return found
 
     async def _via_index(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates:
-        k = first_k(pool, self.vector_max_k, self.hints.share(visibility.key))
+        key = visibility.key
+        if (self.vector_in_tenant_max and search_own_list(self.hints.share(key))
+                and not self.hints.beyond_own_list(key)):
+            found = await self._over_own_list(embedding, visibility, pool)
+            if found is not None:
+                return found
+        k = first_k(pool, self.vector_max_k, self.hints.share(key))
         params = visibility.params()
         while True:
             row = await self.runner.read_one("retrieval/vector", k=k, embedding=embedding, **params)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if row["scanned"] == k:  # a full page says how much of the index is this tenant's
-                self.hints.observe_share(visibility.key, max(kept, 1) / k)
-            step = after_page(kept, pool, row["scanned"], k, self.vector_max_k)
-            if step == "done":
-                break
-            if step == "exact":
-                # The tenant's matches sit too deep in the global order, or the index stopped short
-                # of them: rank the tenant exactly instead.
-                found = await self._exact(embedding, visibility, pool, scan_cap=UNBOUNDED)
-                assert found is not None
+                self.hints.observe_share(key, max(kept, 1) / k)
+            found = await self._after_page(row, kept, k, embedding, visibility, pool)
+            if found is not None:
                 return found
             k = next_k(k, UNBOUNDED, self.vector_max_k, kept, pool)
+
+    async def _over_own_list(self, embedding: list[float], visibility: Visibility, pool: int) -> Candidates | None:
+        """The vector index searched over this tenant's memories alone (ArcadeDB), or None when the
+        tenant has more than `vector_in_tenant_max` shown memories (remembered: the global page then)."""
+        k = first_k(pool, self.vector_max_k, 1.0)  # every hit is the tenant's; the margin covers the filters
+        params = visibility.params()
+        while True:
+            row = await self.runner.read_one("retrieval/arcadedb/vector_in_tenant", k=k, embedding=embedding,
+                                             scan_cap=self.vector_in_tenant_max + 1, **params)
+            if row["members"] > self.vector_in_tenant_max:
+                self.hints.mark_beyond_own_list(visibility.key)
+                return None
+            kept = sum(1 for h in row["hits"] if h["reason"] is None)
+            found = await self._after_page(row, kept, k, embedding, visibility, pool)
+            if found is not None:
+                return found
+            k = next_k(k, UNBOUNDED, self.vector_max_k, kept, pool)
+
+    async def _after_page(self, row: dict[str, Any], kept: int, k: int, embedding: list[float],
+                          visibility: Visibility, pool: int) -> Candidates | None:
+        """The candidates once a page of `k` holding `kept` shown ones is enough, or None to widen it."""
+        step = after_page(kept, pool, row["scanned"], k, self.vector_max_k)
+        if step == "exact":
+            # The tenant's matches sit too deep in the global order, or the index stopped short
+            # of them (on its own list: it had no more shown): rank the tenant exactly instead.
+            found = await self._exact(embedding, visibility, pool, scan_cap=UNBOUNDED)
+            assert found is not None
+            return found
+        if step == "widen":
+            return None
         cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
         return _listed(row["hits"], pool, cosine, cosine)
 

@@ -83,13 +83,14 @@ def pool_size(limit: int) -> int:
 class RetrievalService:
     def __init__(self, runner: GraphRunner, encoder: AsyncEncoder, scale: CosineScale, access: AccessTracker, *,
                  exact_scan_max: int, vector_max_k: int, keyword_max_k: int,
-                 keyword_stats_ttl: float = keyword_stats.DEFAULT_TTL, neighbour_lift: float = neighbours.DEFAULT_LIFT,
-                 preferences: PreferenceService | None = None) -> None:
+                 keyword_stats_ttl: float = keyword_stats.DEFAULT_TTL, vector_in_tenant_max: int = 0,
+                 neighbour_lift: float = neighbours.DEFAULT_LIFT, preferences: PreferenceService | None = None) -> None:
         self.runner, self.encoder, self.scale, self.access = runner, encoder, scale, access
         self.neighbour_lift = neighbour_lift  # 0: conversation turns rank on their own
         self.preferences = preferences  # each agent's sensitivity ceiling caps its searches
         self.candidates = CandidateSearch(runner, scale, exact_scan_max=exact_scan_max, vector_max_k=vector_max_k,
-                                          keyword_max_k=keyword_max_k, keyword_stats_ttl=keyword_stats_ttl)
+                                          keyword_max_k=keyword_max_k, keyword_stats_ttl=keyword_stats_ttl,
+                                          vector_in_tenant_max=vector_in_tenant_max)
         self._stale = False
         self._warming: asyncio.Task | None = None
         self._probe: list[float] | None = None  # the warm-up query's vector

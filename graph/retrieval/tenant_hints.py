@@ -1,6 +1,7 @@
 """Remembers, per tenant and filter, whether it was too large to rank exactly, so large tenants go
-straight to the ANN index, and what share of the index's hits were the tenant's own, so the first
-request asks for about enough. Only a hint: a wrong one costs time, never correctness."""
+straight to the ANN index, what share of the index's hits were the tenant's own, so the first
+request asks for about enough, and whether it was too large to search over its own memories alone
+(candidates.py). Only a hint: a wrong one costs time, never correctness."""
 from __future__ import annotations
 
 import time
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 class _Hint:
     expires: float
     share: float | None = None  # the tenant's share of the vector index's hits, smoothed
+    beyond_own_list: bool = False  # too many memories to search over its own list (the global page instead)
 
 
 class TenantSizeHints:
@@ -43,6 +45,15 @@ class TenantSizeHints:
         hint = self._hint(key)
         if hint is not None:
             hint.share = share if hint.share is None else (hint.share + share) / 2
+
+    def beyond_own_list(self, key: Hashable) -> bool:
+        hint = self._hint(key)
+        return hint is not None and hint.beyond_own_list
+
+    def mark_beyond_own_list(self, key: Hashable) -> None:
+        hint = self._hint(key)
+        if hint is not None:
+            hint.beyond_own_list = True
 
     def _hint(self, key: Hashable) -> _Hint | None:
         hint = self._large.get(key)

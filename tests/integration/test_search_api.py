@@ -3,6 +3,8 @@ in vector mode without rerank, so its order is the embedding model's; test_hybri
 the hybrid pipeline."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -117,6 +119,78 @@ def test_large_tenant_goes_through_the_vector_index_and_stays_isolated(client, a
     assert widened.hits[0].memory.text == texts[-1] and {h.memory.agent for h in widened.hits} == {agent}
     assert [h.score for h in widened.hits] == pytest.approx([h.score for h in result.hits], abs=1e-3)
     assert len(pages) >= 2 and pages[0] < 200 and pages[1] > pages[0], pages
+
+
+def test_a_large_tenant_is_searched_over_its_own_memories_on_arcadedb(client, agent, crowded, services, run, embedder,
+                                                                     monkeypatch):
+    """On ArcadeDB a large tenant holding a small share of the index is searched over its own memories
+    (retrieval/arcadedb/vector_in_tenant), exactly, whatever a crowd of other tenants' nearer vectors;
+    a tenant with more than vector_in_tenant_max takes the global page. Neo4j never runs it."""
+    words = ["kayaks", "tax forms", "tulips", "violins", "rent"] * (2 * TEST_EXACT_SCAN_MAX // 5)
+    texts = [f"Entry {i}: the user mentioned {w} during the call" for i, w in enumerate(words)]
+    texts += ["The user keeps a strict monthly food budget and tracks every grocery receipt",
+              "The user's weekly shop at the market costs about ninety euros"]
+    stored = store_many(client, agent, texts)
+    hidden = store(client, agent, "The user's food spending per month is written in a notebook")
+    client.delete(f"/v1/memories/{hidden['id']}", params={"agent": agent})  # archived
+    # The background search after writes drops the tenant's size hint first: let it finish.
+    deadline = time.monotonic() + 60
+    while not (services.retrieval._warming is None or services.retrieval._warming.done()):
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    ran: list[str] = []
+    read_one = services.runner.read_one
+
+    async def recorded(name, **params):
+        if params.get("agent") == agent and name.startswith(("retrieval/vector", "retrieval/arcadedb/")):
+            ran.append(name)
+        return await read_one(name, **params)
+    monkeypatch.setattr(services.runner, "read_one", recorded)
+    query = SearchQuery(agent=agent, text=QUERY, limit=10, mode="vector", rerank=None)
+    services.retrieval.candidates.hints.mark(Visibility.of(query).key, large=False)  # as if never searched
+    first = run(services.retrieval.search, query)  # reads the global page: the tenant's share is unknown
+    assert ran and set(ran) == {"retrieval/vector"}
+    ran.clear()
+    own = run(services.retrieval.search, query)
+    api_results = search(client, agent, QUERY, limit=10)
+
+    vectors = embedder.encode(texts)
+    cosines = np.sort(vectors @ embedder.encode([QUERY])[0])[::-1][:10]
+    for result in (first, own):
+        assert {h.memory.agent for h in result.hits} == {agent} and result.strategy == "index"
+        assert result.hits[0].memory.text == texts[-2] and hidden["id"] not in {h.memory.id for h in result.hits}
+    assert [r["id"] for r in api_results] == [h.memory.id for h in own.hits]
+    if services.backend.is_neo4j:
+        assert set(ran) == {"retrieval/vector"} and services.retrieval.candidates.vector_in_tenant_max == 0
+        return
+    assert ran == ["retrieval/arcadedb/vector_in_tenant"] * 2
+    # Exact: the tenant's ten best cosines, as the index and the hydrated memories both say.
+    assert [h.similarity for h in own.hits] == pytest.approx(list(cosines), abs=1e-5)
+    assert [h.score for h in own.hits] == pytest.approx(
+        [relevance(VECTOR_WEIGHTS, h.similarity, None, 0.0) for h in own.hits], abs=1e-4)
+
+    # The page itself: only this tenant's memories, the archived one listed with its reason under
+    # explain, and a tenant with none asks the index for nothing (an empty allow-list is no filter).
+    embedding = run(services.retrieval.embed, QUERY)
+
+    def page_of(filters: dict) -> dict:
+        return run(lambda: read_one("retrieval/arcadedb/vector_in_tenant", k=20, scan_cap=10_000,
+                                    embedding=embedding, **filters))
+    for explain in (False, True):
+        page = page_of(Visibility.of(query, explain=explain).params())
+        assert page["members"] == len(stored) + explain and page["scanned"] == 20
+        assert {h["id"] for h in page["hits"]} <= {m["id"] for m in stored} | {hidden["id"]}
+        assert ({h["id"]: h["reason"] for h in page["hits"]}.get(hidden["id"]) == "archived") == explain
+        nobody = SearchQuery(agent=f"{agent}-nobody", text=QUERY)
+        assert page_of(Visibility.of(nobody, explain=explain).params()) == {"members": 0, "scanned": 0, "hits": []}
+
+    # More shown memories than the cap: the global page, remembered for the next search.
+    ran.clear()
+    monkeypatch.setattr(services.retrieval.candidates, "vector_in_tenant_max", 50)
+    capped = [run(services.retrieval.search, query) for _ in range(2)]
+    assert ran[0] == "retrieval/arcadedb/vector_in_tenant" and set(ran[1:]) == {"retrieval/vector"}
+    assert [h.memory.id for h in capped[0].hits] == [h.memory.id for h in capped[1].hits]
+    assert [h.similarity for h in capped[0].hits] == pytest.approx(list(cosines), abs=1e-3)
 
 
 def test_filters_by_memory_type_status_and_min_score(client, agent):

@@ -76,7 +76,7 @@ def test_search_queries_take_the_visibility_filter_from_one_fragment():
     fragment = (CYPHER_DIR / "retrieval" / "visibility.fragment").read_text().splitlines()
     first_line = next(line for line in fragment if not line.lstrip().startswith("//"))
     for name in ("retrieval/exact", "retrieval/vector", "retrieval/keyword_postings", "retrieval/keyword_exact",
-                 "retrieval/hydrate", "retrieval/neighbours"):
+                 "retrieval/hydrate", "retrieval/neighbours", "retrieval/arcadedb/vector_in_tenant"):
         query = registry[name]
         assert first_line in query.text and "// include:" not in query.text, name
         assert {"statuses", "as_of", "session_id", "tags"} <= query.params, name

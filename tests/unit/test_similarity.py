@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from graph.core.errors import StartupError
-from graph.retrieval.ann_widening import after_page, first_k, next_k
+from graph.retrieval.ann_widening import after_page, first_k, next_k, search_own_list
 from graph.retrieval.cosine_scale import CosineScale, index_score_to_cosine
 from graph.retrieval.tenant_hints import TenantSizeHints
 
@@ -80,6 +80,21 @@ def test_share_hints_average_full_pages_and_expire_with_the_large_mark(monkeypat
     assert hints.share("a") == pytest.approx(0.15)
     clock[0] = 11
     assert hints.share("a") is None and not hints.is_large("a")
+
+
+def test_a_tenant_is_searched_over_its_own_memories_while_small_in_the_index_and_not_too_many(monkeypatch):
+    assert not search_own_list(None)  # the global page first: it tells the share
+    assert search_own_list(0.05) and search_own_list(0.2) and not search_own_list(0.5)
+    clock = [0.0]
+    monkeypatch.setattr("graph.retrieval.tenant_hints.time.monotonic", lambda: clock[0])
+    hints = TenantSizeHints(ttl_seconds=10)
+    hints.mark_beyond_own_list("a")
+    assert not hints.beyond_own_list("a")  # only large tenants are searched either way
+    hints.mark("a", large=True)
+    hints.mark_beyond_own_list("a")
+    assert hints.beyond_own_list("a") and not hints.beyond_own_list("b")
+    clock[0] = 11
+    assert not hints.beyond_own_list("a")  # it may have shrunk: asked again after the hint expires
 
 
 def test_a_short_index_page_that_leaves_the_pool_unfilled_ends_in_exact_ranking():
