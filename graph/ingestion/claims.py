@@ -224,7 +224,26 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
         return key, False
     if words[0] in NOT_THINGS or words[-1] in NOT_THINGS or len(words) > 3:
         return None
+    qualified = _qualified_thing(words)
+    if qualified is not None:
+        return qualified, False
     return key, True
+
+
+# What a qualifier leaves the same kind of thing: a device, a vehicle, a phone or an address to
+# reach someone at ("my work email", "our family car", "my old work laptop"). Attributes ("name",
+# "number", "title") are left out: "my account number" is no phone number.
+_QUALIFIABLE = frozenset({"email", "phone", "phone_number", "device", "car"})
+
+
+def _qualified_thing(words: list[str]) -> str | None:
+    """The canonical predicate of a thing said with a qualifier before it: the last one or two
+    words name a device, vehicle or contact of the vocabulary ("work email" -> email), else None."""
+    for n in (2, 1):
+        tail = " ".join(words[-n:])
+        if len(words) > n and tail != "number" and THING_PREDICATES.get(tail) in _QUALIFIABLE:
+            return THING_PREDICATES[tail]
+    return None
 
 
 def _value(raw: str, predicate: str) -> str | None:
