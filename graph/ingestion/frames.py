@@ -595,6 +595,16 @@ def _owned_noun(tok: Any) -> Any:
     return None
 
 
+def _hyphenated(noun: Any) -> str:
+    """The noun with the words hyphens join to it, which the tokenizer splits ("brother-in-law" is
+    no brother)."""
+    doc, end = noun.doc, noun.i
+    while end + 2 < len(doc) and doc[end + 1].text == "-" and not doc[end + 1].whitespace_ \
+            and not doc[end].whitespace_:
+        end += 2
+    return doc[noun.i:end + 1].text
+
+
 def _had_by_user(noun: Any) -> bool:
     """"we have two kids, Ada and Felix", "I've got a brother, Sam": the object of have or got whose
     subject is the user owns the noun as "my" would."""
@@ -622,7 +632,7 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
             continue
         if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
             continue  # "Milo (our old greyhound)": what the user had, not has
-        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [_hyphenated(noun)]
         thing = thing_predicate(" ".join(words), {})
         if noun.tag_ == "NNS" and (thing is None or thing[1]):  # "kids", "sisters": the role's own word
             thing = thing_predicate(" ".join([*words[:-1], noun.lemma_]), {}) or thing
@@ -658,7 +668,7 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
             continue
         if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
             continue
-        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [_hyphenated(noun)]
         thing = thing_predicate(" ".join(words), {})
         if noun.tag_ == "NNS" and (thing is None or thing[1]):  # "kids", "sisters": the role's own word
             thing = thing_predicate(" ".join([*words[:-1], noun.lemma_]), {}) or thing

@@ -461,3 +461,15 @@ def test_a_negated_verb_of_knowing_or_deciding_states_nothing(text):
 def test_knowing_or_deciding_said_plainly_still_states():
     assert ("user", "lives_in", "Leeds", "remember") in claims("I'm sure we live in Leeds now.")
     assert extract(Message("user", "We decided to sell the flat.", AT)).candidates
+
+
+def test_a_hyphenated_kin_word_is_its_own_slot_keyed_with_underscores():
+    assert claims("My sister-in-law Priya is a dentist.") >= {("user", "sister_in_law", "Priya", "remember"),
+                                                           ("Priya", "job_title", "dentist", "remember")}
+    assert ("user", "father_in_law", "Raj", "remember") in claims("My father-in-law is Raj.")
+    assert ("user", "sister", "Priya", "remember") not in claims("My sister-in-law Priya is a dentist.")
+
+
+def test_a_person_said_generically_is_no_value_the_name_after_it_is():
+    assert ("user", "accountant", "Tomasz", "remember") in claims("Our accountant is the man above the bakery, Tomasz.")
+    assert not {c for c in claims("My electrician is some guy from the village.") if c[1] == "electrician"}
