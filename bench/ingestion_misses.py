@@ -86,7 +86,7 @@ def sources(row: dict[str, Any], got: list[dict[str, Any]], actions: set[str]) -
             elif key is None:
                 out.append("extraction: claimless memory not derived")
             else:
-                claims = [claim_key(x) for x in got if claim_key(x)]
+                claims = [c for c in map(claim_key, got) if c is not None]
                 if any(c[:2] == key[:2] for c in claims):
                     out.append("extraction: wrong value")
                 elif any(c[2] == key[2] for c in claims):

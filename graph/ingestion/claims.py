@@ -282,9 +282,9 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         predicate, open_slot = thing
         subject = _owner(m["o"], people, offset + m.start())
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
-        if _SOMEONE_FIRST.match(m["y"]):
+        if (value is None or value.lower() in _SOMEONE) and _SOMEONE_FIRST.match(m["y"]):
             # "my mechanic is the guy at Spokes, Dmitri": a person said generically is no value; the
-            # name after the comma is (none: nothing).
+            # name after the comma is (none: nothing). "a guy called Pieter" has its value already.
             named = _NAME_AFTER.match(sentence, m.end())
             value = named["n"] if named and is_name(named["n"]) else None
         if subject is None or value is None:

@@ -473,3 +473,4 @@ def test_a_hyphenated_kin_word_is_its_own_slot_keyed_with_underscores():
 def test_a_person_said_generically_is_no_value_the_name_after_it_is():
     assert ("user", "accountant", "Tomasz", "remember") in claims("Our accountant is the man above the bakery, Tomasz.")
     assert not {c for c in claims("My electrician is some guy from the village.") if c[1] == "electrician"}
+    assert ("user", "landlord", "Bram", "remember") in claims("Our landlord is a guy called Bram who never replies.")
