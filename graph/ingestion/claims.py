@@ -231,7 +231,7 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
 
 
 # What a qualifier leaves the same kind of thing: a device, a vehicle, a phone or an address to
-# reach someone at ("my work email", "our family car", "my old work laptop"). Attributes ("name",
+# reach someone at ("my work email", "my work car", "my old work laptop"). Attributes ("name",
 # "number", "title") are left out: "my account number" is no phone number.
 _QUALIFIABLE = frozenset({"email", "phone", "phone_number", "device", "car"})
 

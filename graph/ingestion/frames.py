@@ -606,7 +606,7 @@ def _hyphenated(noun: Any) -> str:
 
 
 def _had_by_user(noun: Any) -> bool:
-    """"we have two kids, Ada and Felix", "I've got a brother, Sam": the object of have or got whose
+    """ "we have two kids, Ada and Felix", "I've got a brother, Sam": the object of have or got whose
     subject is the user owns the noun as "my" would."""
     verb = noun.head
     return noun.dep_ == "dobj" and verb.lemma_ in ("have", "get") and not any(
