@@ -219,12 +219,31 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
         return THING_PREDICATES[phrase], False
     if phrase in ANIMALS:
         return "pet", False  # "my puppy", "our greyhound": the user's pet, whatever the animal
-    key = "_".join(words)
+    key = "_".join(words).replace("-", "_")  # a slot's key is words and underscores: "sister-in-law" -> sister_in_law
     if key in registered or key in PREDICATES:
         return key, False
     if words[0] in NOT_THINGS or words[-1] in NOT_THINGS or len(words) > 3:
         return None
+    qualified = _qualified_thing(words)
+    if qualified is not None:
+        return qualified, False
     return key, True
+
+
+# What a qualifier leaves the same kind of thing: a device, a vehicle, a phone or an address to
+# reach someone at ("my work email", "my work car", "my old work laptop"). Attributes ("name",
+# "number", "title") are left out: "my account number" is no phone number.
+_QUALIFIABLE = frozenset({"email", "phone", "phone_number", "device", "car"})
+
+
+def _qualified_thing(words: list[str]) -> str | None:
+    """The canonical predicate of a thing said with a qualifier before it: the last one or two
+    words name a device, vehicle or contact of the vocabulary ("work email" -> email), else None."""
+    for n in (2, 1):
+        tail = " ".join(words[-n:])
+        if len(words) > n and tail != "number" and THING_PREDICATES.get(tail) in _QUALIFIABLE:
+            return THING_PREDICATES[tail]
+    return None
 
 
 def _value(raw: str, predicate: str) -> str | None:
@@ -263,6 +282,11 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         predicate, open_slot = thing
         subject = _owner(m["o"], people, offset + m.start())
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
+        if (value is None or value.lower() in _SOMEONE) and _SOMEONE_FIRST.match(m["y"]):
+            # "my mechanic is the guy at Spokes, Dmitri": a person said generically is no value; the
+            # name after the comma is (none: nothing). "a guy called Pieter" has its value already.
+            named = _NAME_AFTER.match(sentence, m.end())
+            value = named["n"] if named and is_name(named["n"]) else None
         if subject is None or value is None:
             continue
         yield Found(Draft(subject, predicate, value), m.start(), m.end(), "my X is Y"), open_slot
@@ -285,6 +309,15 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         if value is None or is_first_person(value.split()[0]):
             continue
         yield Found(Draft("user", predicate, value), m.start(), m.end(), "Y is my X"), open_slot
+
+
+# Nouns that say a person without saying who.
+_SOMEONE = frozenset({"guy", "bloke", "chap", "fella", "fellow", "lady", "woman", "man", "girl", "person", "someone",
+                      "somebody"})
+# Said in lower case: "One Life" or "Man Fitness" is a name.
+_SOMEONE_FIRST = re.compile(r"^(?:(?i:the|a|an|some|this|that)\s+)?(?:[a-z]+\s+)?(?:" + "|".join(sorted(_SOMEONE))
+                            + r")\b")
+_NAME_AFTER = re.compile(r"[^,;.!?]*,\s*(?P<n>" + NAME + r")\s*(?:[.!)]|$)")
 
 
 def _owner(owner: str, people: People, at: int) -> str | None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import ended, frame_claims, negated_spans, wished_spans
+from graph.ingestion.frames import ended, frame_claims, negated_spans, unsure, wished_spans
 from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
     CHANGE_ONLY,
@@ -170,7 +170,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         return "small talk"
     if cues.is_question(sentence):
         return "a question"
-    if cues.is_uncertain(sentence):
+    if cues.is_uncertain(sentence) or (sentence in docs and unsure(docs[sentence])):
         return "an uncertain or negated statement"
     if cues.is_joke(sentence):
         return "a joke"

@@ -129,6 +129,11 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
                      or (c.dep_ == "dobj" and c.lower_ in DIETS)]  # "gone vegan": parsed as an object
             if parts:
                 yield from _copula(tok, parts, _subject(tok, offset, people, anchor))
+        elif _opener(tok) and not any(t.pos_ in ("VERB", "AUX") for t in doc):
+            # "Yep, still in Lisbon": the parser made the opening word the root; what hangs on it
+            # after the comma is the fragment.
+            for part in (c for c in tok.children if c.dep_ == "prep" and c.i > tok.i + 1):
+                yield from _copula(part, [part], anchor(part.idx - doc[0].idx), implicit=True)
         elif tok.dep_ == "ROOT" and tok.pos_ in ("NOUN", "PROPN", "ADJ") and not any(
                 t.pos_ in ("VERB", "AUX") for t in doc) and not _labels(tok):
             # A verbless fragment is said of the clause's subject ("not a fan of horror movies tbh"),
@@ -147,6 +152,14 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
             # "Karolina's still at Wrocław Zoo": the parser read the contracted "is" as a possessive.
             rest = [c for c in tok.rights if c.dep_ in ("prep", "advmod", "neg", "attr", "acomp")]
             yield from _copula(tok, rest, _person(tok, offset, people, contracted=True))
+
+
+def _opener(tok: Any) -> bool:
+    """A one-word opener the parser made the root of a verbless sentence ("Yep, ...", "Honestly, ...",
+    "Update: ..." is a label, not this): the first word, a comma after it, nothing before."""
+    doc = tok.doc
+    return tok.dep_ == "ROOT" and tok.i == 0 and len(doc) > 2 and doc[1].text == "," and tok.pos_ in (
+        "INTJ", "PROPN", "NOUN", "ADV", "ADJ")
 
 
 def wished(tok: Any) -> bool:
@@ -182,6 +195,25 @@ def negated_spans(doc: Any) -> list[tuple[int, int]]:
     base = doc[0].idx if len(doc) else 0
     return [(t.left_edge.idx - base, t.right_edge.idx + len(t.right_edge.text) - base)
             for t in doc if t.pos_ in ("VERB", "AUX") and any(c.dep_ == "neg" for c in t.children)]
+
+
+# Verbs of knowing and deciding: negated with the user as subject, the sentence says what is not
+# known yet ("I don't really know what my plans are", "we still haven't decided where to live").
+_UNSURE = frozenset({"know", "decide", "remember", "figure", "sure"})
+
+
+def unsure(doc: Any) -> bool:
+    """Whether the sentence's main verb is a negated verb of knowing or deciding said by the user (or
+    "not sure"): it states nothing, whatever its object names."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return False
+    kids = list(root.children)
+    if any(c.dep_ in ("conj", "parataxis") and c.pos_ in ("VERB", "AUX") for c in kids):
+        return False  # "I don't know anyone here, we moved to Leeds": the other clause states
+    word = next((c for c in kids if c.dep_ == "acomp"), root) if root.lemma_ == "be" else root
+    return word.lemma_.lower() in _UNSURE and any(c.dep_ == "neg" for c in [*kids, *word.children]) and any(
+        c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in kids)
 
 
 def wished_spans(doc: Any) -> list[tuple[int, int]]:
@@ -549,13 +581,37 @@ def ended(doc: Any) -> bool:
 def _owned_noun(tok: Any) -> Any:
     """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
     candidates = [tok.head] if tok.dep_ in ("appos", "compound") else []
+    if tok.dep_ == "conj" and tok.head.tag_ == "NNS" and tok.i > 0 and tok.doc[tok.i - 1].text == ",":
+        candidates.append(tok.head)  # "three daughters, Ines, Marta and Leonor": the list read as a conjunct
     # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
     candidates += [c for c in tok.children if c.dep_ == "appos" or (c.dep_ == "compound" and c.i < tok.i)]
     for noun in candidates:
         # The small model tags a kin word it does not know as an adjective ("my stepdad Colin").
-        if noun.pos_ in ("NOUN", "ADJ") and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children):
+        if noun.pos_ in ("NOUN", "ADJ") and (any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in noun.children)
+                                             or _had_by_user(noun)):
             return noun
+    if tok.dep_ == "conj" and tok.head.pos_ == "PROPN" and tok.head.i < tok.i:
+        return _owned_noun(tok.head)  # "two kids, Ada and Felix": Felix stands beside the kids too
     return None
+
+
+def _hyphenated(noun: Any) -> str:
+    """The noun with the words hyphens join to it, which the tokenizer splits ("brother-in-law" is
+    no brother)."""
+    doc, end = noun.doc, noun.i
+    while end + 2 < len(doc) and doc[end + 1].text == "-" and not doc[end + 1].whitespace_ \
+            and not doc[end].whitespace_:
+        end += 2
+    return doc[noun.i:end + 1].text
+
+
+def _had_by_user(noun: Any) -> bool:
+    """ "we have two kids, Ada and Felix", "I've got a brother, Sam": the object of have or got whose
+    subject is the user owns the noun as "my" would."""
+    verb = noun.head
+    return noun.dep_ == "dobj" and verb.lemma_ in ("have", "get") and not any(
+        c.dep_ == "neg" for c in verb.children) and any(
+        c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in verb.children)
 
 
 def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
@@ -576,8 +632,10 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
             continue
         if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
             continue  # "Milo (our old greyhound)": what the user had, not has
-        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [_hyphenated(noun)]
         thing = thing_predicate(" ".join(words), {})
+        if noun.tag_ == "NNS" and (thing is None or thing[1]):  # "kids", "sisters": the role's own word
+            thing = thing_predicate(" ".join([*words[:-1], noun.lemma_]), {}) or thing
         if thing is None:
             continue
         predicate, open_slot = thing
@@ -610,8 +668,10 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
             continue
         if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
             continue
-        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text]
+        words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [_hyphenated(noun)]
         thing = thing_predicate(" ".join(words), {})
+        if noun.tag_ == "NNS" and (thing is None or thing[1]):  # "kids", "sisters": the role's own word
+            thing = thing_predicate(" ".join([*words[:-1], noun.lemma_]), {}) or thing
         subject = _subject(verb, offset, people, anchor)
         if thing is None or subject is None:
             continue

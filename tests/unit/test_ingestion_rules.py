@@ -425,3 +425,62 @@ def test_someone_elses_pet_is_theirs_not_the_users():
     for text, name in (("I have a dog called Rex.", "Rex"), ("My wife and I got a puppy named Bo.", "Bo"),
                        ("Got a kitten called Mochi!", "Mochi"), ("We've adopted a cat, Pip.", "Pip")):
         assert ("user", "pet", name, "remember") in claims(text), text
+
+def test_names_beside_a_noun_the_user_has_are_its_values():
+    # The object of the user's have or got owns its noun as "my" would; conjoined names each a value.
+    assert claims("We've got three daughters, Ines, Marta and Leonor.") >= {
+        ("user", "child", "Ines", "remember"), ("user", "child", "Marta", "remember"),
+        ("user", "child", "Leonor", "remember")}
+    assert ("user", "brother", "Pavel", "remember") in claims("I have a brother, Pavel, in Brno.")
+    # Not had: nothing. Said by someone else: not the user's.
+    assert not {c for c in claims("We don't have kids, Ines and Marta are our nieces.") if c[1] == "child"}
+    assert not {c for c in claims("Tom has two sons, Ian and Rob.") if c[1] == "child"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my personal email is kofi.m@fastmail.com", ("user", "email", "kofi.m@fastmail.com")),
+    ("My work phone is a Pixel 7.", ("user", "phone", "Pixel 7")),
+    ("my old work laptop is a ThinkPad", ("user", "device", "ThinkPad")),
+])
+def test_a_qualified_device_vehicle_or_contact_is_the_canonical_one(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_a_qualified_attribute_or_other_thing_stays_an_open_slot():
+    assert {c[1] for c in claims("my account number is 12")} == {"account_number"}
+    assert ("user", "car_insurance", "Aviva", "remember") in claims("My car insurance is Aviva.")
+    assert ("user", "business_partner", "Nadia", "remember") in claims("My business partner is Nadia.")
+
+
+def test_an_opening_word_before_a_verbless_fragment_leaves_the_fragment():
+    assert ("user", "lives_in", "Gdansk", "remember") in claims("Yeah, still in Gdansk.")
+    assert ("user", "works_at", "Canva", "remember") in claims("Yep, still at Canva")
+    assert claims("Right, thanks.") == set()
+
+
+@pytest.mark.parametrize("text", [
+    "I honestly don't know what we're doing for Easter.",
+    "We still haven't decided where to send the kids to school.",
+    "I'm not sure about the job in Leeds.",
+])
+def test_a_negated_verb_of_knowing_or_deciding_states_nothing(text):
+    found = extract(Message("user", text, AT))
+    assert found.candidates == ()
+
+
+def test_knowing_or_deciding_said_plainly_still_states():
+    assert ("user", "lives_in", "Leeds", "remember") in claims("I'm sure we live in Leeds now.")
+    assert extract(Message("user", "We decided to sell the flat.", AT)).candidates
+
+
+def test_a_hyphenated_kin_word_is_its_own_slot_keyed_with_underscores():
+    assert claims("My sister-in-law Priya is a dentist.") >= {("user", "sister_in_law", "Priya", "remember"),
+                                                           ("Priya", "job_title", "dentist", "remember")}
+    assert ("user", "father_in_law", "Raj", "remember") in claims("My father-in-law is Raj.")
+    assert ("user", "sister", "Priya", "remember") not in claims("My sister-in-law Priya is a dentist.")
+
+
+def test_a_person_said_generically_is_no_value_the_name_after_it_is():
+    assert ("user", "accountant", "Tomasz", "remember") in claims("Our accountant is the man above the bakery, Tomasz.")
+    assert not {c for c in claims("My electrician is some guy from the village.") if c[1] == "electrician"}
+    assert ("user", "landlord", "Bram", "remember") in claims("Our landlord is a guy called Bram who never replies.")
