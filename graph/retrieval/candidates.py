@@ -163,6 +163,10 @@ class CandidateSearch:
             if row["members"] > self.vector_in_tenant_max:
                 self.hints.mark_beyond_own_list(visibility.key)
                 return None
+            if row["scanned"] >= row["members"]:
+                # Every member was ranked: the answer is whole, however few it shows (a filtered
+                # search), so no exact scan repeats it.
+                return _index_page(row, pool)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             found = await self._after_page(row, kept, k, embedding, visibility, pool)
             if found is not None:
@@ -181,8 +185,13 @@ class CandidateSearch:
             return found
         if step == "widen":
             return None
-        cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
-        return _listed(row["hits"], pool, cosine, cosine)
+        return _index_page(row, pool)
+
+
+def _index_page(row: dict[str, Any], pool: int) -> Candidates:
+    """The candidates of an index page: its score is (1 + cosine) / 2."""
+    cosine = lambda h: index_score_to_cosine(h["score"])  # noqa: E731
+    return _listed(row["hits"], pool, cosine, cosine)
 
 
 def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> Candidates:
