@@ -55,6 +55,10 @@ class EmbeddedArcadeDB(ChildDatabase):
             f"-Darcadedb.server.rootPath={self.root}",
             f"-Darcadedb.server.databaseDirectory={self.root / 'databases'}",
             "-Darcadedb.server.mode=development",
+            # The shared query heap budget leaks over Bolt: what a large tenant's keyword postings reserve is
+            # not all given back, so searches run one at a time exhaust it (docs/backends.md §2.26). Every
+            # statement here is bounded by its caps; the per-operation element limit still applies.
+            "-Darcadedb.queryMaxHeapRAM=0",
             "-Darcadedb.server.httpIncomingHost=127.0.0.1", f"-Darcadedb.server.httpIncomingPort={http}",
             f"-Darcadedb.server.defaultDatabases={DATABASE}[root]",
             "-Darcadedb.server.plugins=Bolt:com.arcadedb.bolt.BoltProtocolPlugin",
