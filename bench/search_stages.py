@@ -10,6 +10,10 @@ calls; they change nothing the search does.
     .venv/bin/python bench/search_stages.py --data-dir /tmp/stages --profile # plus a cProfile top list
     .venv/bin/python bench/search_stages.py --data-dir /tmp/stages --before fe8ec54
 
+After the table, "the tail" compares the slowest searches (from p95 up, and from p99 up) with the
+middle band (p40 to p60), stage by stage: which stages the slow searches spend their extra time in,
+and how often a Python garbage collection ran inside them.
+
 With --before REF, searches alternate between two arms in one process: "before" runs the Cypher
 of git REF and every read as a managed transaction (BEGIN, RUN, COMMIT), as before issue 12's
 item 6; "after" runs this tree. It reports both arms' stages and whether they returned the same
@@ -21,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import pstats
 import random
 import statistics
@@ -138,6 +143,36 @@ async def load_once(services: Services, marker: Path, n: int, agents: list[str])
     marker.write_text(str(n))
 
 
+def gc_timer() -> list[float]:
+    """Milliseconds of Python garbage collection since the list was last cleared (gc.callbacks)."""
+    paused: list[float] = []
+    started: list[float] = []
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            paused.append((time.perf_counter() - started[0]) * 1000)
+    gc.callbacks.append(callback)
+    return paused
+
+
+def tail_report(searches: list[dict[str, float]]) -> None:
+    """The slowest searches against the middle band, stage by stage (mean ms per search)."""
+    ordered = sorted(searches, key=lambda s: s["total"])
+    n = len(ordered)
+    bands = {"p40-p60": ordered[int(n * 0.4):max(int(n * 0.6), int(n * 0.4) + 1)],
+             "p95 up": ordered[int(n * 0.95):], "p99 up": ordered[int(n * 0.99):]}
+    names = sorted({k for s in searches for k in s if "(" not in k or k.endswith("(server: first row)")})
+    print(f"\nthe tail: mean ms per search in each band ({', '.join(f'{b} {len(v)}' for b, v in bands.items())})")
+    print(f"{'stage':70} " + " ".join(f"{b:>9}" for b in bands))
+    for name in names:
+        print(f"{name:70} " + " ".join(f"{statistics.fmean(s.get(name, 0.0) for s in v):9.2f}"
+                                       for v in bands.values()))
+    print(f"{'searches with a Python garbage collection inside (share)':70} "
+          + " ".join(f"{sum(s.get('python gc', 0) > 0 for s in v) / len(v):9.2f}" for v in bands.values()))
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
@@ -162,6 +197,8 @@ async def main(args: argparse.Namespace) -> None:
         arms = ["before", "after"] if use else [""]
         answers: dict[str, list] = {a: [] for a in arms}
         per_stage: defaultdict[str, list[float]] = defaultdict(list)
+        per_search: defaultdict[str, list[dict[str, float]]] = defaultdict(list)
+        paused = gc_timer()
         profiler = cProfile.Profile() if args.profile else None
         for i, q in enumerate(qs[args.warmup:]):
             agent = rng.choice(agents)
@@ -173,11 +210,13 @@ async def main(args: argparse.Namespace) -> None:
                 token = current.set(stages)
                 if profiler:
                     profiler.enable()
+                paused.clear()
                 t0, cpu0 = time.perf_counter(), time.thread_time()
                 result = await services.retrieval.search(SearchQuery(agent=agent, text=q, limit=10))
                 total = (time.perf_counter() - t0) * 1000
                 # CPU of the event loop's thread: the driver, the ranking, the hits (not the model's thread).
                 stages["event loop CPU"] = (time.thread_time() - cpu0) * 1000
+                stages["python gc"] = sum(paused)
                 if profiler:
                     profiler.disable()
                 current.reset(token)
@@ -186,6 +225,7 @@ async def main(args: argparse.Namespace) -> None:
                 per_stage[f"{arm} total".strip()].append(total)
                 for name, ms in stages.items():
                     per_stage[f"{arm} {name}".strip()].append(ms)
+                per_search[arm].append({**stages, "total": total})
         print(f"{len(qs) - args.warmup} searches per arm, hybrid + rerank, limit 10, {args.backend}")
         print(f"{'stage':70} {'calls':>5} {'p50':>7} {'p95':>7} {'mean':>7}")
         for name in sorted(per_stage):
@@ -194,6 +234,8 @@ async def main(args: argparse.Namespace) -> None:
         if use:
             same = sum(a == b for a, b in zip(answers["before"], answers["after"], strict=True))
             print(f"same hits, scores and order in both arms: {same} of {len(answers['after'])} searches")
+        for arm in arms:
+            tail_report(per_search[arm])
         if profiler:
             pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
     finally:

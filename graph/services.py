@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -174,29 +175,37 @@ class Services:
         # The rules, with the classifier of claimless kinds when it was fitted on this model; the LLM
         # extractor, when switched on, falls back to them.
         rules = RuleExtractor(kind_classifier.for_model(embedder.name, encoder.dimensions), retrieval.embed)
-        return cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories, writes=writes,
-                   retrieval=retrieval, access=access, predicates=PredicateService(runner),
-                   context=ContextService(runner, retrieval, estimate, preferences,
-                                          asks_about_the_past=lambda text: route_question(text).wants_history),
-                   links=LinkService(runner), entities=entities, preferences=preferences,
-                   ask=AskService(runner, retrieval, entities, preferences, estimate, llm,
-                                  intents.for_model(embedder.name, encoder.dimensions)),
-                   feedback=FeedbackService(runner), conflicts=ConflictService(runner),
-                   quarantine=QuarantineService(runner), explain=ExplainService(runner),
-                   keys=KeyService(runner, settings.api_key_cache_seconds),
-                   idempotency=IdempotencyService(runner, settings.idempotency_ttl, settings.idempotency_wait),
-                   exports=ExportService(runner, embedder.name, encoder.dimensions),
-                   imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
-                                         max_lines=settings.max_batch, on_vectors_written=retrieval.vectors_written),
-                   audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
-                   ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
-                                           max_text_chars=settings.max_text_chars,
-                                           **{"extractor": rules, **llm_steps(
-                                               chat, extract=settings.llm_extract, decide=settings.llm_decide,
-                                               rules=rules)},
-                                           default=PreferredDefault(preferences, settings.ingest_by_default),
-                                           preferences=preferences),
-                   schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)
+        services = cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
+                       writes=writes, retrieval=retrieval, access=access, predicates=PredicateService(runner),
+                       context=ContextService(runner, retrieval, estimate, preferences,
+                                              asks_about_the_past=lambda text: route_question(text).wants_history),
+                       links=LinkService(runner), entities=entities, preferences=preferences,
+                       ask=AskService(runner, retrieval, entities, preferences, estimate, llm,
+                                      intents.for_model(embedder.name, encoder.dimensions)),
+                       feedback=FeedbackService(runner), conflicts=ConflictService(runner),
+                       quarantine=QuarantineService(runner), explain=ExplainService(runner),
+                       keys=KeyService(runner, settings.api_key_cache_seconds),
+                       idempotency=IdempotencyService(runner, settings.idempotency_ttl, settings.idempotency_wait),
+                       exports=ExportService(runner, embedder.name, encoder.dimensions),
+                       imports=ImportService(runner, encoder, max_text_chars=settings.max_text_chars,
+                                             max_lines=settings.max_batch,
+                                             on_vectors_written=retrieval.vectors_written),
+                       audit=memories.audit, maintenance=maintenance, consolidation=consolidation,
+                       ingestion=IngestService(runner, writes, retrieval, max_messages=settings.ingest_max_messages,
+                                               max_text_chars=settings.max_text_chars,
+                                               **{"extractor": rules, **llm_steps(
+                                                   chat, extract=settings.llm_extract, decide=settings.llm_decide,
+                                                   rules=rules)},
+                                               default=PreferredDefault(preferences, settings.ingest_by_default),
+                                               preferences=preferences),
+                       schema_applied=True, supervisor=supervisor, backend_pid=backend_pid)
+        # What is alive once the service has started (modules, the model's session, the driver, the services)
+        # lives as long as the process: frozen out of the collector's generations, it is no longer walked by
+        # each full collection, which paused about one search in a hundred for ~10 ms (docs/benchmarks.md,
+        # "What causes the tail").
+        gc.collect()
+        gc.freeze()
+        return services
 
     async def compact(self) -> Compaction:
         """Force out of the database files what hard deletes left there, where the backend can."""
