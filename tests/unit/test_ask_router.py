@@ -74,6 +74,12 @@ CLASSES = [
     # What follows a saved thing asked for describes it: no ask of its own.
     ("is there a memo about what Lea decided", "search"), ("find my notes on how I felt about the move", "search"),
     ("do we have a recipe for something I used to love", "search"),
+    # A thing asked for by its name or kind, or what someone said of it: a plain search, whoever the
+    # words that describe it name; another head still comes first.
+    ("what's the name of the florist my aunt swears by", "search"), ("which campsite did the Okafors book", "search"),
+    ("what did the mechanic say about the brakes", "search"), ("what has Oma recommended for the cough", "search"),
+    ("which bakery did Ines pick for the party", "decision"), ("what did I say about how I feel toward Oslo", "sentiment"),
+    ("what's the name of my old landlord", "historical"),
 ]
 
 
@@ -107,6 +113,18 @@ def test_a_current_fact_decides_only_where_nothing_else_asks():
     assert (r.intent, r.also) == ("search", ())
     r = route("what did I decide about the talk on Friday")
     assert (r.intent, r.slots.window) == ("decision", "on Friday")  # a time after "on" is no subject
+
+
+def test_a_feeling_said_in_passing_is_no_ask():
+    # Said before its verb, in a question that asks for something else, a feeling describes the thing asked for.
+    for question in ("what was the bar called, the one Leo was so excited about",
+                     "I was so stressed about the audit, when is the next one", "what's the film that made me feel hopeful"):
+        r = route(question)
+        assert (r.intent, "sentiment" in r.also) == ("search", False), r.reasons
+    # Asked, the subject comes after the verb, or the question asks nothing else.
+    for question in ("is Leo still excited about the trip", "has Lena been upset with me",
+                     "i've been anxious about money lately, is that new", "what's Leo so excited about, is he upset with me"):
+        assert route(question).intent == "sentiment", route(question).reasons
 
 
 def test_modifiers_go_to_also_and_fill_the_slots():
