@@ -166,7 +166,7 @@ def tune_columns(rows: list[dict], routed: Routed) -> dict[str, dict]:
     columns = {"tune": evaluate(rows, routed)}
     if TUNE_ONLY:
         alternated = [r for r in rows if not tune_only(r)]
-        columns[f"tune, q0001-q{max(_number(r) for r in alternated):04d}"] = evaluate(alternated, routed)
+        columns[f"tune, q0001-q{min(first for first, _ in TUNE_ONLY) - 1:04d}"] = evaluate(alternated, routed)
         for first, last in TUNE_ONLY:
             columns[f"tune, q{first:04d}-q{last:04d}"] = evaluate(
                 [r for r in rows if first <= _number(r) <= last], routed)

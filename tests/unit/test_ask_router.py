@@ -78,7 +78,8 @@ CLASSES = [
     # words that describe it name; another head still comes first.
     ("what's the name of the florist my aunt swears by", "search"), ("which campsite did the Okafors book", "search"),
     ("what did the mechanic say about the brakes", "search"), ("what has Oma recommended for the cough", "search"),
-    ("which bakery did Ines pick for the party", "decision"), ("what did I say about how I feel toward Oslo", "sentiment"),
+    ("which bakery did Ines pick for the party", "decision"),
+    ("what did I say about how I feel toward Oslo", "sentiment"),
     ("what's the name of my old landlord", "historical"),
 ]
 
@@ -118,12 +119,14 @@ def test_a_current_fact_decides_only_where_nothing_else_asks():
 def test_a_feeling_said_in_passing_is_no_ask():
     # Said before its verb, in a question that asks for something else, a feeling describes the thing asked for.
     for question in ("what was the bar called, the one Leo was so excited about",
-                     "I was so stressed about the audit, when is the next one", "what's the film that made me feel hopeful"):
+                     "I was so stressed about the audit, when is the next one",
+                     "what's the film that made me feel hopeful"):
         r = route(question)
         assert (r.intent, "sentiment" in r.also) == ("search", False), r.reasons
     # Asked, the subject comes after the verb, or the question asks nothing else.
     for question in ("is Leo still excited about the trip", "has Lena been upset with me",
-                     "i've been anxious about money lately, is that new", "what's Leo so excited about, is he upset with me"):
+                     "i've been anxious about money lately, is that new",
+                     "what's Leo so excited about, is he upset with me"):
         assert route(question).intent == "sentiment", route(question).reasons
 
 
