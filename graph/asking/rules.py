@@ -46,8 +46,8 @@ _CLAUSE = re.compile(r"(?:,|;|\?|\band\b)\s*(?:and\s+)?(?=(?:what|where|who|whos
 _WH_QUESTION = re.compile(r"^(?:what|where|who|whos|who's|when|which|how|whats|what's|wheres|where's)\b")
 # A feeling said in passing, not asked: its subject comes before the frame's verb ("the one she was so
 # upset about", "I was really upset about the fine", "the song that makes me feel calm"), unless an
-# auxiliary or "how", "whether", "if" puts it there ("have I been frustrated", "remind me how stressed
-# I was"), in a question that asks for something (what, which, where, when, who).
+# auxiliary or "how", "whether", "if" puts it there ("have I been frustrated", "whether I was upset
+# about it"), in a question that asks for something (what, which, where, when, who).
 _SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "you", "it", "me", "him", "her", "them",
                        "us", "she's", "he's", "they've", "we've", "you've"))
 _ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
