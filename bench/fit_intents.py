@@ -37,7 +37,7 @@ def fitted() -> classifier.Classifier:
     rows = tune_rows()
     embedder = SentenceTransformerEmbedder()
     vectors = embedder.encode([for_classifier(r["question"]) for r in rows])
-    return intents.fit(vectors, [r["intent"] for r in rows], name=embedder.name)
+    return intents.fit(vectors, [intents.label(r["intent"], r["also"]) for r in rows], name=embedder.name)
 
 
 def ship(path: Path, head: str, shipped: classifier.Classifier | None, model: classifier.Classifier,

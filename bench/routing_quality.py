@@ -9,10 +9,11 @@ embedding (graph/asking/intents.py, blend.py), as the service routes.
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
-804 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
-a tuning and a test half that alternate within each intent. The rules were written from the tuning
-half only, and the classifier was fitted on it only (bench/fit_intents.py). Scored as the guide
-says: routing accuracy (the target: at least 95% on the test half), overall,
+954 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
+a tuning and a test half that alternate within each intent (401 test lines), and batches written for
+the tuning half alone (bench/datasets/questions.py; `--split tune` scores them apart). The rules
+were written from the tuning half only, and the classifier was fitted on it only
+(bench/fit_intents.py). Scored as the guide says: routing accuracy (the target: at least 95% on the test half), overall,
 per intent and per tag, with the confusion of what was missed; `also` as an exact set;
 each slot by exact match after lower-casing and trimming (lists as lists, `exclude` as a set),
 over the lines where the label or the prediction is not empty.
@@ -32,6 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.datasets.questions import TUNE_ONLY, tune_only  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.asking import intents  # noqa: E402
 from graph.asking.blend import combine, for_classifier  # noqa: E402
@@ -46,7 +48,7 @@ HARD_TAGS = ("adversarial", "ambiguous", "multi_intent", "chat_style", "long", "
 
 # The set's first lines were written before the router; the later batches were added while it was
 # tuned (from the guide, not from test lines). Each batch's test half is reported on its own too:
-# the last id of each batch.
+# the last id of each batch the alternation split.
 BATCHES = (291, 493, 603, 703, 804)
 
 
@@ -77,6 +79,7 @@ class Routed:
 
     def __init__(self, rules_only: bool) -> None:
         self.classifier = None
+        self.seen: dict[str, Route] = {}  # each column routes a line once
         if not rules_only:
             from graph.embedding.encoder import SentenceTransformerEmbedder
 
@@ -86,6 +89,11 @@ class Routed:
                 sys.exit("no classifier fitted on this embedding model: run bench/fit_intents.py")
 
     def __call__(self, question: str) -> Route:
+        if question not in self.seen:
+            self.seen[question] = self._route(question)
+        return self.seen[question]
+
+    def _route(self, question: str) -> Route:
         ruled = route(question)
         if not ruled.unsure or self.classifier is None:
             return ruled
@@ -153,6 +161,18 @@ def table(results: dict[str, dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tune_columns(rows: list[dict], routed: Routed) -> dict[str, dict]:
+    """The tuning half, and apart its lines the alternation split and each batch written for it alone."""
+    columns = {"tune": evaluate(rows, routed)}
+    if TUNE_ONLY:
+        alternated = [r for r in rows if not tune_only(r)]
+        columns[f"tune, q0001-q{min(first for first, _ in TUNE_ONLY) - 1:04d}"] = evaluate(alternated, routed)
+        for first, last in TUNE_ONLY:
+            columns[f"tune, q{first:04d}-q{last:04d}"] = evaluate(
+                [r for r in rows if first <= _number(r) <= last], routed)
+    return columns
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=("test", "tune"), default="test")
@@ -163,7 +183,7 @@ def main() -> None:
     if args.record or args.all:
         routed, rules_alone = Routed(rules_only=False), Routed(rules_only=True)
         test = load("test")
-        halves = {"tune": evaluate(load("tune"), routed), "test": evaluate(test, routed),
+        halves = {**tune_columns(load("tune"), routed), "test": evaluate(test, routed),
                   "test, rules alone": evaluate(test, rules_alone)}
         for low, high in zip((0, *BATCHES), BATCHES, strict=False):
             batch = [r for r in test if low < _number(r) <= high]
@@ -173,8 +193,13 @@ def main() -> None:
         if args.record:
             record("routing-quality", text)
         return
-    result = evaluate(load(args.split), Routed(args.rules_only))
-    print(table({args.split + (", rules alone" if args.rules_only else ""): result}))
+    routed = Routed(args.rules_only)
+    rows = load(args.split)
+    columns = tune_columns(rows, routed) if args.split == "tune" else {args.split: evaluate(rows, routed)}
+    if args.rules_only:
+        columns = {f"{name}, rules alone": result for name, result in columns.items()}
+    print(table(columns))
+    result = next(iter(columns.values()))
     if args.split == "tune":
         for miss in result["misses"]:
             print(f"{miss['id']}: {miss['question']!r} labelled {miss['want']}, routed {miss['got']}: "

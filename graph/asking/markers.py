@@ -39,6 +39,10 @@ PREDICATE_WORDS: dict[str, tuple[str, ...]] = {
     "address": ("address",),
 }
 SAVED_THING = "names a saved thing asked for"
+# The feeling frames: a copula or a verb of feeling, then a feeling word. Asked, they put the subject
+# after the verb ("am I still upset", "has Lena been upset"); said in passing, before it (rules.py).
+FEELING_FRAMES = ("asks whether someone is (still) feeling a certain way",
+                  "asks whether someone feels a certain way about something (VADER's affect words)")
 # Things a user saves and later asks for.
 _SAVED = (r"note|doc|document|file|article|recipe|email|message|memo|list|link|photo|pic|screenshot|receipt|"
           r"spreadsheet|page|podcast|playlist|video|slides|draft|letter")
@@ -183,7 +187,7 @@ MARKERS: tuple[Marker, ...] = (
        r"(?:feel|felt|feeling|been feeling|doing emotionally)\b"),
     _m("sentiment", "asks about a mood or sentiment",
        r"\b(?:mood|sentiment|emotions?)\b(?! board| ring| lighting| light| tracker app| analysis tool)"),
-    _m("sentiment", "asks whether someone is (still) feeling a certain way",
+    _m("sentiment", FEELING_FRAMES[0],
        r"\b(?:am i|is the user|are we|is \w+|was i|have i been|has the user been|getting)(?: still| even| any| more"
        r"| less| really| so)*(?: more| less)? (?:" + FEELINGS + r")\b(?: (?:about|with|at|over|by|than) " + _OBJ +
        r")?", "obj"),
@@ -206,7 +210,7 @@ MARKERS: tuple[Marker, ...] = (
     # A feeling frame: a copula or a verb of feeling, then a word VADER scores as affect, then what it
     # is about ("am I getting more stressed about the wedding", "is the user frustrated with X",
     # "feeling hopeful"), or a verb of liking asked in the present ("do I still trust Ana").
-    _m("sentiment", "asks whether someone feels a certain way about something (VADER's affect words)",
+    _m("sentiment", FEELING_FRAMES[1],
        r"(?<!what )(?<!who )(?<!where )(?<!which )\b(?:am|are|is|was|were|been|being|get|gets|getting|got|grown|"
        r"growing|seem|seems|seemed|sound|sounds|"
        r"sounded|stay|stayed)(?: " + _WHO + r")?" + _DEGREE +
@@ -329,6 +333,16 @@ MARKERS: tuple[Marker, ...] = (
        r"|(?:is there|do (?:i|we) have|did (?:i|we) save|have (?:i|we) saved) (?:a|an|any|the|that|my|our) "
        r"(?:[\w']+ )?(?:" + _SAVED + r")s?\b"
        r"|(?:when|what time|what date) (?:is|was|did|does|do|are|were|'s|s)\b)"),
+    # A thing asked for by its name or its kind ("what's the name of the dentist Jana raved about", "which
+    # hotel did my parents stay at"): a plain search, whoever the words that describe it name and whatever
+    # feeling they tell. Any other head comes first.
+    _m("search", "asks for a thing by its name or kind",
+       r"\b(?:the )?name of (?:the|that|this|a|an|my|our|his|her|their|[a-z]+'s)\b"
+       r"|\bwhich (?!(?:of|way|one|ones|" + _SLOT_WORD + r")\b)[a-z]+ (?:did|do|does|was|were|is|are)\b"),
+    # What someone said, advised or recommended ("what did Marcus say I should pack", "what did the vet say
+    # about the cat"): a plain search too, unless another head asks ("what did I say about how I feel").
+    _m("search", "asks what someone said or advised",
+       r"\bwhat (?:did|has|have) [\w.' ]{1,25}? (?:say|said|recommend|suggest|prescribe|advise|tell|told)(?:ed|d)?\b"),
     # The saved thing named first: what follows describes it ("find my notes on how I felt about the move"),
     # so the rules take no ask from it (rules.py).
     _m("search", SAVED_THING,

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graph.asking.markers import MARKERS, PEOPLE, SAVED_THING, Marker
+from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
 from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
@@ -44,6 +44,15 @@ _CLAUSE = re.compile(r"(?:,|;|\?|\band\b)\s*(?:and\s+)?(?=(?:what|where|who|whos
                      r"what's|wheres|where's)\b(?:'s)?\s*(?:do|does|did|is|are|was|were|am|can|should|have|has|s|i|"
                      r"my|the)\b)")
 _WH_QUESTION = re.compile(r"^(?:what|where|who|whos|who's|when|which|how|whats|what's|wheres|where's)\b")
+# A feeling said in passing, not asked: its subject comes before the frame's verb ("the one she was so
+# upset about", "I was really upset about the fine", "the song that makes me feel calm"), unless an
+# auxiliary or "how", "whether", "if" puts it there ("have I been frustrated", "whether I was upset
+# about it"), in a question that asks for something (what, which, where, when, who).
+_SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "you", "it", "me", "him", "her", "them",
+                       "us", "she's", "he's", "they've", "we've", "you've"))
+_ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
+                     "if", "why", "can", "could", "will", "would", "should"))
+_ASKS_FOR_A_THING = re.compile(r"\b(?:what|which|where|when|who|whats|what's|wheres|where's|who's|whos)\b")
 
 
 @dataclass(frozen=True)
@@ -125,6 +134,17 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
     return [h for h in hits if h.intent != "entity" or not any(h.start < e and s < h.end for s, e in others)]
 
 
+def _in_passing(q: Question, start: int) -> bool:
+    """The feeling frame at `start` is said, not asked (above)."""
+    words = list(re.finditer(r"[\w']+", q.masked[:start]))
+    if not words or not _ASKS_FOR_A_THING.search(q.masked):
+        return False
+    last = words[-1]
+    # the subject: a pronoun, or a name written with a capital inside the sentence ("the one Ana was so upset about")
+    subject = last.group() in _SUBJECTS or (last.start() > 0 and q.text[last.start()].isupper())
+    return subject and (len(words) < 2 or words[-2].group() not in _ASKING)
+
+
 def _past_slot(q: Question, has_window: bool, heads: set[str]) -> bool:
     """A past tense on one of the user's slots: "what was my title at Globex", "where was I living
     in 2019", "what car did I have before the Golf", "which teams have I been on over the years".
@@ -168,6 +188,9 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     # no ask of its own.
     saved_end = min((h.end for h in hits if h.marker.name == SAVED_THING), default=None)
     described = {id(h) for h in hits if saved_end is not None and h.intent != "search" and h.start >= saved_end}
+    # A feeling said in passing is no ask either ("what was the name of Ana's dog, the one she was so upset
+    # about losing").
+    described |= {id(h) for h in hits if h.marker.name in FEELING_FRAMES and _in_passing(q, h.start)}
     demoted |= described
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}

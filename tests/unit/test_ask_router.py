@@ -74,6 +74,13 @@ CLASSES = [
     # What follows a saved thing asked for describes it: no ask of its own.
     ("is there a memo about what Lea decided", "search"), ("find my notes on how I felt about the move", "search"),
     ("do we have a recipe for something I used to love", "search"),
+    # A thing asked for by its name or kind, or what someone said of it: a plain search, whoever the
+    # words that describe it name; another head still comes first.
+    ("what's the name of the florist my aunt swears by", "search"), ("which campsite did the Okafors book", "search"),
+    ("what did the mechanic say about the brakes", "search"), ("what has Oma recommended for the cough", "search"),
+    ("which bakery did Ines pick for the party", "decision"),
+    ("what did I say about how I feel toward Oslo", "sentiment"),
+    ("what's the name of my old landlord", "historical"),
 ]
 
 
@@ -107,6 +114,20 @@ def test_a_current_fact_decides_only_where_nothing_else_asks():
     assert (r.intent, r.also) == ("search", ())
     r = route("what did I decide about the talk on Friday")
     assert (r.intent, r.slots.window) == ("decision", "on Friday")  # a time after "on" is no subject
+
+
+def test_a_feeling_said_in_passing_is_no_ask():
+    # Said before its verb, in a question that asks for something else, a feeling describes the thing asked for.
+    for question in ("what was the bar called, the one Leo was so excited about",
+                     "I was so stressed about the audit, when is the next one",
+                     "what's the film that made me feel hopeful"):
+        r = route(question)
+        assert (r.intent, "sentiment" in r.also) == ("search", False), r.reasons
+    # Asked, the subject comes after the verb, or the question asks nothing else.
+    for question in ("is Leo still excited about the trip", "has Lena been upset with me",
+                     "i've been anxious about money lately, is that new",
+                     "what's Leo so excited about, is he upset with me"):
+        assert route(question).intent == "sentiment", route(question).reasons
 
 
 def test_modifiers_go_to_also_and_fill_the_slots():
@@ -210,11 +231,13 @@ def test_the_shipped_classifier_matches_the_service_model_only():
     from graph.core.vocab import ASK_INTENTS
 
     model = intents.shipped()
-    assert model is not None and set(model.labels) == set(ASK_INTENTS) and model.dimensions == 384
+    # every intent but negation: an exclusion is learned as the intent it wraps (the rules find exclusions)
+    learned = set(ASK_INTENTS) - {"negation"}
+    assert model is not None and set(model.labels) == learned and model.dimensions == 384
     assert intents.for_model(model.name, 384) is model
     assert intents.for_model("another-model", 384) is None and intents.for_model(model.name, 768) is None
     scores = model.scores(np.ones(384) / np.sqrt(384))
-    assert set(scores) == set(ASK_INTENTS) and abs(sum(scores.values()) - 1) < 1e-9
+    assert set(scores) == learned and abs(sum(scores.values()) - 1) < 1e-9
 
 
 def test_a_fit_is_deterministic_and_separates_what_it_was_shown():
@@ -240,3 +263,9 @@ def test_feeling_frames_read_vaders_affect_words():
                      # an ability, not a feeling
                      "am I getting better at chess", "is the user good at public speaking"):
         assert route(question).intent != "sentiment", question
+
+
+def test_the_classifier_learns_an_exclusion_as_the_intent_it_wraps():
+    from graph.asking import intents
+
+    assert [intents.label("negation", ("temporal", "search")), intents.label("goal", ())] == ["temporal", "goal"]

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.datasets.questions import tune_only
+
 DATASETS = Path(__file__).resolve().parents[2] / "bench" / "datasets"
 DATA = DATASETS / "questions_labelled.jsonl"
 GUIDE = DATASETS / "questions_labelled.md"
@@ -25,6 +27,8 @@ def rows() -> list[dict]:
 
 
 ROWS = rows()
+# The lines the alternation splits; a batch written for the tuning half alone is all `tune`.
+ALTERNATED = [r for r in ROWS if not tune_only(r)]
 
 
 def predicates() -> set[str]:
@@ -96,18 +100,25 @@ def test_each_lines_tags_agree_with_it(row):
 
 def test_splits_alternate_within_each_intent():
     seen: dict[str, int] = Counter()
-    for row in ROWS:
+    for row in ALTERNATED:
         assert row["split"] == ("tune" if seen[row["intent"]] % 2 == 0 else "test"), row["id"]
         seen[row["intent"]] += 1
 
 
 @pytest.mark.parametrize("intent", sorted(INTENTS))
 def test_each_intent_is_split_evenly(intent):
-    splits = [r["split"] for r in ROWS if r["intent"] == intent]
+    splits = [r["split"] for r in ALTERNATED if r["intent"] == intent]
     assert 0.45 <= splits.count("test") / len(splits) <= 0.55
 
 
 @pytest.mark.parametrize("tag", ["adversarial", "ambiguous", "multi_intent", "chat_style", "polite"])
 def test_the_hard_lines_are_shared_between_the_halves(tag):
-    tagged = [r["split"] for r in ROWS if tag in r["tags"]]
+    tagged = [r["split"] for r in ALTERNATED if tag in r["tags"]]
     assert 0.4 <= tagged.count("test") / len(tagged) <= 0.6
+
+
+def test_a_tuning_batch_adds_no_test_line():
+    extra = [r for r in ROWS if tune_only(r)]
+    assert extra and all(r["split"] == "tune" for r in extra)
+    # the test half is what the alternation gave it before the tuning batches: 401 lines
+    assert sum(r["split"] == "test" for r in ROWS) == 401
