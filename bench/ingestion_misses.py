@@ -56,9 +56,12 @@ from bench.ingestion_quality import (  # noqa: E402
     match,
     plan,
     shipped_kinds,
+    shipped_slots,
 )
+from graph.ingestion import slot_classifier  # noqa: E402
 from graph.ingestion.extractor import KindOf  # noqa: E402
 from graph.ingestion.model import END, FORGET  # noqa: E402
+from graph.ingestion.slot_classifier import SlotOf  # noqa: E402
 
 FLOOR = 0.5  # the classifier's floor as shipped
 
@@ -108,14 +111,14 @@ def sources(row: dict[str, Any], got: list[dict[str, Any]], actions: set[str]) -
 
 
 def breakdown(rows: list[dict[str, Any]], similarity: Similarity, kind_of: Callable[[datetime], KindOf] | None,
-              verbose: bool = False) -> tuple[Counter[str], int, int, Counter[str]]:
+              verbose: bool = False, slot_of: SlotOf | None = None) -> tuple[Counter[str], int, int, Counter[str]]:
     """(misses by source, wrong decisions, all decisions, memory-type misses on matched memories)."""
     misses: Counter[str] = Counter()
     types: Counter[str] = Counter()
     total = 0
     for row in rows:
         decisions, extraction = plan(row, _cached(similarity, row),
-                                     kind_of=kind_of(_at(row["at"])) if kind_of else None)
+                                     kind_of=kind_of(_at(row["at"])) if kind_of else None, slot_of=slot_of)
         got = derived(decisions)
         expected = row["expect"]["memories"]
         pairs = match(expected, got)
@@ -153,9 +156,10 @@ def main() -> None:
     if not args.folds:
         chosen = [r for r in rows if args.batch is None or batch(r) == args.batch]
         name = "tune half" + (f", batch {args.batch}" if args.batch is not None else "")
-        print(table(name, breakdown(chosen, similarity, shipped_kinds(similarity), args.verbose)))
+        print(table(name, breakdown(chosen, similarity, shipped_kinds(similarity), args.verbose,
+                                    shipped_slots(similarity))))
         return
-    from bench.ingestion_folds import Encoder, ablation, asking, fitted
+    from bench.ingestion_folds import Encoder, ablation, asking, asking_slots, fitted, fitted_slots
     fold_of = split_folds(rows, NFOLDS)
     encode = Encoder(similarity)
     ablated = ablation(rows, similarity)
@@ -164,9 +168,11 @@ def main() -> None:
     wrong = total = 0
     for f in range(NFOLDS):
         held = [r for r in rows if fold_of[r["id"]] == f]
-        head = fitted([r for r in rows if fold_of[r["id"]] != f], encode)
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        head, slots = fitted(train, encode), fitted_slots(train, encode)
         with ablated.without({i for i, r in enumerate(rows) if fold_of[r["id"]] == f}):
-            m, w, t, ty = breakdown(held, similarity, asking(head, encode, FLOOR), args.verbose)
+            m, w, t, ty = breakdown(held, similarity, asking(head, encode, FLOOR), args.verbose,
+                                    asking_slots(slots, encode, slot_classifier.FLOOR))
         pooled += m
         types += ty
         wrong += w
