@@ -9,6 +9,7 @@ should yield nothing.
                                                                # branches off and the classifier
                                                                # fitted on the other two (as
                                                                # bench/ingestion_folds.py, floor 0.5)
+    .venv/bin/python bench/ingestion_misses.py --folds --no-slots  # the same without the slot classifier
 
 Each decision the operation accuracy counts (bench/ingestion_quality.py) that is wrong gets one
 source, the first that applies:
@@ -150,6 +151,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, help="only this batch of the tune half (split_ingestion.BATCHES)")
     ap.add_argument("--folds", action="store_true", help="held-out folds, ablated, classifier fitted per fold")
     ap.add_argument("--verbose", action="store_true", help="each tuning line with a miss, and its sources")
+    ap.add_argument("--no-slots", action="store_true", help="without the slot classifier (as before round 8)")
     args = ap.parse_args()
     rows = load("tune")
     similarity = Similarity(lexical=False)
@@ -157,7 +159,7 @@ def main() -> None:
         chosen = [r for r in rows if args.batch is None or batch(r) == args.batch]
         name = "tune half" + (f", batch {args.batch}" if args.batch is not None else "")
         print(table(name, breakdown(chosen, similarity, shipped_kinds(similarity), args.verbose,
-                                    shipped_slots(similarity))))
+                                    None if args.no_slots else shipped_slots(similarity))))
         return
     from bench.ingestion_folds import Encoder, ablation, asking, asking_slots, fitted, fitted_slots
     fold_of = split_folds(rows, NFOLDS)
@@ -172,7 +174,7 @@ def main() -> None:
         head, slots = fitted(train, encode), fitted_slots(train, encode)
         with ablated.without({i for i, r in enumerate(rows) if fold_of[r["id"]] == f}):
             m, w, t, ty = breakdown(held, similarity, asking(head, encode, FLOOR), args.verbose,
-                                    asking_slots(slots, encode, slot_classifier.FLOOR))
+                                    None if args.no_slots else asking_slots(slots, encode, slot_classifier.FLOOR))
         pooled += m
         types += ty
         wrong += w

@@ -5,6 +5,7 @@
     .venv/bin/python bench/ingestion_quality.py --record         # and write the tables into docs/benchmarks.md
     .venv/bin/python bench/ingestion_quality.py --lexical        # no embedding model: similarity unknown
     .venv/bin/python bench/ingestion_quality.py --split tune --folds 1,2   # held-out folds of the tune half
+    .venv/bin/python bench/ingestion_quality.py --split tune --no-slots     # without the slot classifier
 
 Each half is also reported in its batches: the first 395 lines of the set and each batch added
 later (bench/datasets/ingestion_labelled.md, "Contents"), written after the rules and never read
