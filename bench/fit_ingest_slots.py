@@ -11,27 +11,23 @@ text embedded as written with the service's default model. The fit is determinis
 zero)."""
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.fit_intents import ship  # noqa: E402
+from bench.fit_intents import fit_main  # noqa: E402
 from bench.ingestion_folds import Encoder, fitted_slots, slot_examples  # noqa: E402
 from bench.ingestion_quality import Similarity, load  # noqa: E402
 from graph.ingestion import slot_classifier  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
-    args = parser.parse_args()
     rows = load("tune")
-    ship(slot_classifier.SHIPPED, slot_classifier.HEAD, slot_classifier.shipped(),
-         fitted_slots(rows, Encoder(Similarity(lexical=False))), args.check,
-         f"slots, fitted on {len(slot_examples(rows))} texts of the tuning half,")
+    fit_main(__doc__, slot_classifier.SHIPPED, slot_classifier.HEAD, slot_classifier.shipped,
+             lambda: fitted_slots(rows, Encoder(Similarity(lexical=False))),
+             f"slots, fitted on {len(slot_examples(rows))} texts of the tuning half,")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ from graph.ingestion.known import circle_of, is_multi  # noqa: E402
 from graph.ingestion.model import Candidate, Decision, Known, Message  # noqa: E402
 from graph.ingestion.slot_classifier import SlotOf  # noqa: E402
 from graph.ingestion.temporal import temporal_of  # noqa: E402
+from graph.language.classifier import Classifier  # noqa: E402
 from graph.language.parser import parse  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "ingestion_labelled.jsonl"
@@ -371,32 +372,33 @@ def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similar
     return "\n".join(out) + "\n"
 
 
-def shipped_kinds(similarity: Similarity) -> Callable[[datetime], KindOf] | None:
-    """The service's second opinion on claimless kinds, when its model is loaded and matches."""
+def _shipped(similarity: Similarity, for_model: Callable[[str, int], Classifier | None]) -> Classifier | None:
+    """A shipped classifier, when the similarity's model is loaded and is the one it was fitted on."""
     model = similarity.model
-    head = kind_classifier.for_model(model.name, model.dimensions) if model is not None else None
-    if head is None:
-        return None
+    return for_model(model.name, model.dimensions) if model is not None else None
 
+
+def _embedding_of(similarity: Similarity) -> Callable[[str], Any]:
     def embedding_of(sentence: str) -> Any:
         similarity.vectors([sentence])
         return similarity.cache[sentence]
-    opinion = kind_classifier.second_opinion(head, embedding_of)
+    return embedding_of
+
+
+def shipped_kinds(similarity: Similarity) -> Callable[[datetime], KindOf] | None:
+    """The service's second opinion on claimless kinds, when its model is loaded and matches."""
+    head = _shipped(similarity, kind_classifier.for_model)
+    if head is None:
+        return None
+    opinion = kind_classifier.second_opinion(head, _embedding_of(similarity))
     return lambda at: opinion
 
 
 def shipped_slots(similarity: Similarity) -> SlotOf | None:
     """The service's slot classifier (graph/ingestion/slot_classifier.py), when its model is loaded and
     matches."""
-    model = similarity.model
-    head = slot_classifier.for_model(model.name, model.dimensions) if model is not None else None
-    if head is None:
-        return None
-
-    def embedding_of(sentence: str) -> Any:
-        similarity.vectors([sentence])
-        return similarity.cache[sentence]
-    return slot_classifier.slot_opinion(head, embedding_of)
+    head = _shipped(similarity, slot_classifier.for_model)
+    return None if head is None else slot_classifier.slot_opinion(head, _embedding_of(similarity))
 
 
 def main() -> None:

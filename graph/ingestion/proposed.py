@@ -2,14 +2,14 @@
 (slot_classifier.py) names the slot it fills: the predicate is the classifier's, the value and the
 subject the parse's. Pure: it reads a parsed sentence and returns at most one claim.
 
-The classifier reads the sentence as a whole ("Peanuts make my throat swell up" is about an
-allergy, "been on the books at Ocado since March" about an employer) and knows no words; the parse
+The classifier reads the sentence as a whole ("shellfish makes me come out in hives" is about an
+allergy, "been on the payroll at Tesco since May" about an employer) and knows no words; the parse
 knows which words could be the value of that slot: a language, a nationality, a diet, an age or a
 job noun for the predicates that take one; a name (a proper noun, a capitalised word past the first,
 a word with a digit) for places, employers, people, products and open slots; else, for a taste or an
 allergy, the noun the main verb is about. An open slot (`open`) is keyed by the thing the user owns
-as "my X is Y" would key it ("our veg box comes from Riverford": veg_box); with no owned thing it is a
-value only, whose slot the decision finds among the known memories or drops."""
+as "my X is Y" would key it ("our chimney sweep comes from Sootbusters": chimney_sweep); with no
+owned thing it is a value only, whose slot the decision finds among the known memories or drops."""
 from __future__ import annotations
 
 from typing import Any
@@ -77,7 +77,7 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
         return None
     skip = _not_values(doc, owned, subject)
     if said_of is not None and root.lemma_ != "be" and label not in _NOUN_VALUE:
-        skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Grandma's moved to ...")
+        skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Dad's moved to ...")
     tok = _value_token(doc, label, skip)
     if tok is None:
         return None
@@ -93,9 +93,9 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
         return None
     predicate: str | None = label
     if label == OPEN:
-        # The owned thing keys the slot when the sentence says what it is ("our builder is Oakmere",
-        # "our veg box comes from Riverford"), not when it is what the verb acts on ("I keep my
-        # passwords in Bitwarden"): then the value alone, for the decision to place or drop.
+        # The owned thing keys the slot when the sentence says what it is ("our sweep is Sootbusters",
+        # "our chimney sweep comes from Sootbusters"), not when it is what the verb acts on ("I keep
+        # my recipes in Paprika"): then the value alone, for the decision to place or drop.
         named = owned is not None and owned.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT")
         slot = thing_predicate(_owned_words(owned), registered) if named else None
         predicate = slot[0] if slot is not None else None
@@ -106,7 +106,7 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
 def _owned(doc: Any) -> Any:
     """The thing the sentence says the user has: "my/our X", or "the X" as the subject of "is"."""
     for tok in doc:
-        # The small model tags some lower-case nouns as names ("our veg box"): a thing all the same.
+        # The small model tags some lower-case nouns as names: a thing all the same.
         if (tok.pos_ == "NOUN" or (tok.pos_ == "PROPN" and tok.text.islower())) and any(
                 c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.children):
             return tok
@@ -133,7 +133,7 @@ def _not_values(doc: Any, owned: Any, subject: str) -> set[int]:
 
 def _named(tok: Any) -> bool:
     """A word that names something: a proper noun, a capitalised word past the first, a word with a
-    digit (the small model tags some names as verbs: "bank with Starling")."""
+    digit (the small model tags some names as verbs)."""
     return tok.pos_ not in ("PRON", "DET", "ADP", "AUX", "PUNCT", "CCONJ", "SCONJ") and (
         tok.pos_ == "PROPN" or (tok.text[:1].isupper() and tok.i > 0) or any(ch.isdigit() for ch in tok.text))
 
@@ -143,7 +143,7 @@ def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
               and t.lower_ not in ROLES]
     if label in _LEXICAL:
         return next((t for t in usable if t.lower_ in _LEXICAL[label]), None)
-    if label in PROPER:  # a place or an employer is no language ("get by in Portuguese")
+    if label in PROPER:  # a place or an employer is no language ("get by in Italian")
         usable = [t for t in usable if t.lower_ not in LANGUAGES and t.lower_ not in NATIONALITIES]
     if label == "age":
         return next((t for t in usable if t.pos_ == "NUM" and t.text.isdigit() and 0 < int(t.text) < 120), None)

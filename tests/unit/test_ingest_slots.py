@@ -40,7 +40,7 @@ def proposals(text: str, label: str | None, circle: set[str] | None = None) -> t
     ("Shellfish makes me come out in hives.", "allergy", ("user", "allergy", "Shellfish")),
     ("our chimney sweep comes from Sootbusters", "open", ("user", "chimney_sweep", "Sootbusters")),
     ("I keep my recipes in Paprika.", "open", ("user", None, "Paprika")),  # what the verb acts on is no slot
-    ("I bank with Starling.", "open", ("user", None, "Starling")),
+    ("I bank with Chase.", "open", ("user", None, "Chase")),
 ])
 def test_the_classifiers_slot_takes_its_value_from_the_parse(text, label, claim):
     found, asked = proposals(text, label)
@@ -49,8 +49,8 @@ def test_the_classifiers_slot_takes_its_value_from_the_parse(text, label, claim)
 
 
 @pytest.mark.parametrize("text, label", [
-    ("I don't bank with Starling.", "open"),  # negated
-    ("I'd love to bank with Starling one day.", "open"),  # a wish
+    ("I don't bank with Chase.", "open"),  # negated
+    ("I'd love to bank with Chase one day.", "open"),  # a wish
     ("Home is where the heart is.", "lives_in"),  # no name to be the value
     ("It was a lovely day.", "age"),  # no number
     ("Hamid is in town next week.", "lives_in"),  # a stranger: nobody's claim
@@ -69,7 +69,7 @@ def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
 
 
 def test_a_value_only_proposal_takes_the_slot_of_the_known_memory_it_names():
-    found = extract(Message("user", "I bank with Starling these days.", AT), slot_of=lambda s: "open")
+    found = extract(Message("user", "I bank with Chase these days.", AT), slot_of=lambda s: "open")
     known = [Known("k1", "My bank is Barclays.", "entity", "user", "bank", "Barclays")]
     decisions = decide_message(found.candidates, lambda c: known, lambda p: False)
     assert [(d.op, d.mode, d.target.id if d.target else None, d.claim.predicate if d.claim else None)
