@@ -10,27 +10,23 @@ memory, `none` for a user's line that expects nothing); each sentence embedded a
 service's default model. The fit is deterministic (lbfgs from zero)."""
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.fit_intents import ship  # noqa: E402
+from bench.fit_intents import fit_main  # noqa: E402
 from bench.ingestion_folds import Encoder, examples, fitted  # noqa: E402
 from bench.ingestion_quality import Similarity, load  # noqa: E402
 from graph.ingestion import kind_classifier  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
-    args = parser.parse_args()
     rows = load("tune")
-    ship(kind_classifier.SHIPPED, kind_classifier.HEAD, kind_classifier.shipped(),
-         fitted(rows, Encoder(Similarity(lexical=False))), args.check,
-         f"labels, fitted on {len(examples(rows))} sentences of the tuning half,")
+    fit_main(__doc__, kind_classifier.SHIPPED, kind_classifier.HEAD, kind_classifier.shipped,
+             lambda: fitted(rows, Encoder(Similarity(lexical=False))),
+             f"labels, fitted on {len(examples(rows))} sentences of the tuning half,")
 
 
 if __name__ == "__main__":

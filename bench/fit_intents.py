@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +51,15 @@ def ship(path: Path, head: str, shipped: classifier.Classifier | None, model: cl
     classifier.save(path, {head: model})
     print(f"wrote {path.relative_to(ROOT)}: {len(model.labels)} {what} x {model.dimensions} dims, "
           f"with {model.name}")
+
+
+def fit_main(doc: str, path: Path, head: str, shipped: Callable[[], classifier.Classifier | None],
+             fit: Callable[[], classifier.Classifier], what: str) -> None:
+    """A fit script's main: write the fresh fit as the shipped file at `path`, or (--check) compare."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare a fresh fit with the shipped file")
+    args = parser.parse_args()
+    ship(path, head, shipped(), fit(), args.check, what)
 
 
 def main() -> None:

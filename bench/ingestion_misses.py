@@ -9,6 +9,7 @@ should yield nothing.
                                                                # branches off and the classifier
                                                                # fitted on the other two (as
                                                                # bench/ingestion_folds.py, floor 0.5)
+    .venv/bin/python bench/ingestion_misses.py --folds --no-slots  # the same without the slot classifier
 
 Each decision the operation accuracy counts (bench/ingestion_quality.py) that is wrong gets one
 source, the first that applies:
@@ -56,9 +57,12 @@ from bench.ingestion_quality import (  # noqa: E402
     match,
     plan,
     shipped_kinds,
+    shipped_slots,
 )
+from graph.ingestion import slot_classifier  # noqa: E402
 from graph.ingestion.extractor import KindOf  # noqa: E402
 from graph.ingestion.model import END, FORGET  # noqa: E402
+from graph.ingestion.slot_classifier import SlotOf  # noqa: E402
 
 FLOOR = 0.5  # the classifier's floor as shipped
 
@@ -108,14 +112,14 @@ def sources(row: dict[str, Any], got: list[dict[str, Any]], actions: set[str]) -
 
 
 def breakdown(rows: list[dict[str, Any]], similarity: Similarity, kind_of: Callable[[datetime], KindOf] | None,
-              verbose: bool = False) -> tuple[Counter[str], int, int, Counter[str]]:
+              verbose: bool = False, slot_of: SlotOf | None = None) -> tuple[Counter[str], int, int, Counter[str]]:
     """(misses by source, wrong decisions, all decisions, memory-type misses on matched memories)."""
     misses: Counter[str] = Counter()
     types: Counter[str] = Counter()
     total = 0
     for row in rows:
         decisions, extraction = plan(row, _cached(similarity, row),
-                                     kind_of=kind_of(_at(row["at"])) if kind_of else None)
+                                     kind_of=kind_of(_at(row["at"])) if kind_of else None, slot_of=slot_of)
         got = derived(decisions)
         expected = row["expect"]["memories"]
         pairs = match(expected, got)
@@ -147,15 +151,17 @@ def main() -> None:
     ap.add_argument("--batch", type=int, help="only this batch of the tune half (split_ingestion.BATCHES)")
     ap.add_argument("--folds", action="store_true", help="held-out folds, ablated, classifier fitted per fold")
     ap.add_argument("--verbose", action="store_true", help="each tuning line with a miss, and its sources")
+    ap.add_argument("--no-slots", action="store_true", help="without the slot classifier (as before round 8)")
     args = ap.parse_args()
     rows = load("tune")
     similarity = Similarity(lexical=False)
     if not args.folds:
         chosen = [r for r in rows if args.batch is None or batch(r) == args.batch]
         name = "tune half" + (f", batch {args.batch}" if args.batch is not None else "")
-        print(table(name, breakdown(chosen, similarity, shipped_kinds(similarity), args.verbose)))
+        print(table(name, breakdown(chosen, similarity, shipped_kinds(similarity), args.verbose,
+                                    None if args.no_slots else shipped_slots(similarity))))
         return
-    from bench.ingestion_folds import Encoder, ablation, asking, fitted
+    from bench.ingestion_folds import Encoder, ablation, asking, asking_slots, fitted, fitted_slots
     fold_of = split_folds(rows, NFOLDS)
     encode = Encoder(similarity)
     ablated = ablation(rows, similarity)
@@ -164,9 +170,11 @@ def main() -> None:
     wrong = total = 0
     for f in range(NFOLDS):
         held = [r for r in rows if fold_of[r["id"]] == f]
-        head = fitted([r for r in rows if fold_of[r["id"]] != f], encode)
+        train = [r for r in rows if fold_of[r["id"]] != f]
+        head, slots = fitted(train, encode), fitted_slots(train, encode)
         with ablated.without({i for i, r in enumerate(rows) if fold_of[r["id"]] == f}):
-            m, w, t, ty = breakdown(held, similarity, asking(head, encode, FLOOR), args.verbose)
+            m, w, t, ty = breakdown(held, similarity, asking(head, encode, FLOOR), args.verbose,
+                                    None if args.no_slots else asking_slots(slots, encode, slot_classifier.FLOOR))
         pooled += m
         types += ty
         wrong += w

@@ -5,6 +5,7 @@
     .venv/bin/python bench/ingestion_quality.py --record         # and write the tables into docs/benchmarks.md
     .venv/bin/python bench/ingestion_quality.py --lexical        # no embedding model: similarity unknown
     .venv/bin/python bench/ingestion_quality.py --split tune --folds 1,2   # held-out folds of the tune half
+    .venv/bin/python bench/ingestion_quality.py --split tune --no-slots     # without the slot classifier
 
 Each half is also reported in its batches: the first 395 lines of the set and each batch added
 later (bench/datasets/ingestion_labelled.md, "Contents"), written after the rules and never read
@@ -44,12 +45,14 @@ sys.path.insert(0, str(ROOT))
 from bench.datasets.split_ingestion import BATCHES, batch  # noqa: E402
 from bench.datasets.split_ingestion import folds as split_folds  # noqa: E402
 from bench.record import record  # noqa: E402
-from graph.ingestion import kind_classifier  # noqa: E402
+from graph.ingestion import kind_classifier, slot_classifier  # noqa: E402
 from graph.ingestion.decide import decide_message  # noqa: E402
 from graph.ingestion.extractor import CLAIMS_BOTH, KindOf, extract, to_parse  # noqa: E402
 from graph.ingestion.known import circle_of, is_multi  # noqa: E402
 from graph.ingestion.model import Candidate, Decision, Known, Message  # noqa: E402
+from graph.ingestion.slot_classifier import SlotOf  # noqa: E402
 from graph.ingestion.temporal import temporal_of  # noqa: E402
+from graph.language.classifier import Classifier  # noqa: E402
 from graph.language.parser import parse  # noqa: E402
 
 DATA = ROOT / "bench" / "datasets" / "ingestion_labelled.jsonl"
@@ -112,12 +115,12 @@ def known_of(row: dict[str, Any]) -> list[Known]:
 
 def plan(row: dict[str, Any], similarity: Callable[[str, str], float | None],
          claims: str = CLAIMS_BOTH, docs: dict[str, Any] | None = None,
-         kind_of: KindOf | None = None) -> tuple[list[Decision], Any]:
+         kind_of: KindOf | None = None, slot_of: SlotOf | None = None) -> tuple[list[Decision], Any]:
     at = _at(row["at"])
     context = [Message(c["role"], c["text"], _at(c["at"])) for c in row["context"]]
     known = known_of(row)
     extraction = extract(Message(row["role"], row["text"], at), context, circle=circle_of(known), registered={},
-                         claims=claims, docs=docs, kind_of=kind_of)
+                         claims=claims, docs=docs, kind_of=kind_of, slot_of=slot_of)
 
     def known_for(c: Candidate) -> list[Known]:
         return [Known(**{**k.__dict__, "similarity": similarity(c.text, k.text)}) for k in known]
@@ -184,9 +187,11 @@ def rrule_parts(value: str | None) -> frozenset[str]:
 
 
 def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool = False,
-             source: str = CLAIMS_BOTH, kind_of: Callable[[datetime], KindOf] | None = None) -> dict[str, Any]:
+             source: str = CLAIMS_BOTH, kind_of: Callable[[datetime], KindOf] | None = None,
+             slot_of: SlotOf | None = None) -> dict[str, Any]:
     """`kind_of(at)`: the second opinion on claimless kinds for a message sent at `at` (the
-    classifier head), or None for the rules alone."""
+    classifier head), or None for the rules alone; `slot_of`: the slot classifier's opinion on a
+    sentence no rule read a claim from, or None."""
     ops = [0, 0]
     by_tag: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # operation accuracy of the lines with a tag
     claims = Counter()
@@ -203,7 +208,7 @@ def evaluate(rows: list[dict[str, Any]], similarity: Similarity, verbose: bool =
         if similarity.model is not None:
             pass
         decisions, extraction = plan(row, _cached(similarity, row), source,
-                                     kind_of=kind_of(_at(row["at"])) if kind_of else None)
+                                     kind_of=kind_of(_at(row["at"])) if kind_of else None, slot_of=slot_of)
         got = derived(decisions)
         expected = row["expect"]["memories"]
         pairs = match(expected, got)
@@ -346,7 +351,7 @@ def report(split: str, r: dict[str, Any], rate: tuple[float, float], batched: tu
 
 
 def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similarity, source: str,
-          kind_of: Callable[[datetime], KindOf] | None = None) -> str:
+          kind_of: Callable[[datetime], KindOf] | None = None, slot_of: SlotOf | None = None) -> str:
     """Operations and claims on the whole half and on each batch of lines it holds (the first set,
     then each batch added later, written without reading the lines of either half)."""
     out = ["| lines | count | operation accuracy | claim precision | claim recall | open slots P / R |",
@@ -357,7 +362,8 @@ def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similar
         first = f"u{bounds[b] + 1:04d}"
         span = f"{first}-u{BATCHES[b]:04d}" if b < len(BATCHES) else f"{first} onwards"
         name = f"first {BATCHES[0]} ({span})" if b == 0 else f"added in batch {b} ({span})"
-        named.append((name, evaluate([r for r in rows if batch(r) == b], similarity, False, source, kind_of)))
+        named.append((name, evaluate([r for r in rows if batch(r) == b], similarity, False, source, kind_of,
+                                              slot_of)))
     for name, r in named:
         c, u = r["claims"], r["unruled"]
         out.append(f"| {name} | {r['lines']} | {pct(*r['ops'])} | {pct(c['matched'], c['derived'])} | "
@@ -366,18 +372,33 @@ def parts(rows: list[dict[str, Any]], whole: dict[str, Any], similarity: Similar
     return "\n".join(out) + "\n"
 
 
-def shipped_kinds(similarity: Similarity) -> Callable[[datetime], KindOf] | None:
-    """The service's second opinion on claimless kinds, when its model is loaded and matches."""
+def _shipped(similarity: Similarity, for_model: Callable[[str, int], Classifier | None]) -> Classifier | None:
+    """A shipped classifier, when the similarity's model is loaded and is the one it was fitted on."""
     model = similarity.model
-    head = kind_classifier.for_model(model.name, model.dimensions) if model is not None else None
-    if head is None:
-        return None
+    return for_model(model.name, model.dimensions) if model is not None else None
 
+
+def _embedding_of(similarity: Similarity) -> Callable[[str], Any]:
     def embedding_of(sentence: str) -> Any:
         similarity.vectors([sentence])
         return similarity.cache[sentence]
-    opinion = kind_classifier.second_opinion(head, embedding_of)
+    return embedding_of
+
+
+def shipped_kinds(similarity: Similarity) -> Callable[[datetime], KindOf] | None:
+    """The service's second opinion on claimless kinds, when its model is loaded and matches."""
+    head = _shipped(similarity, kind_classifier.for_model)
+    if head is None:
+        return None
+    opinion = kind_classifier.second_opinion(head, _embedding_of(similarity))
     return lambda at: opinion
+
+
+def shipped_slots(similarity: Similarity) -> SlotOf | None:
+    """The service's slot classifier (graph/ingestion/slot_classifier.py), when its model is loaded and
+    matches."""
+    head = _shipped(similarity, slot_classifier.for_model)
+    return None if head is None else slot_classifier.slot_opinion(head, _embedding_of(similarity))
 
 
 def main() -> None:
@@ -392,6 +413,8 @@ def main() -> None:
                     help="where claims come from: the parse's frames, the word patterns, or both")
     ap.add_argument("--rules-only", action="store_true",
                     help="without the shipped classifier of claimless kinds (graph/ingestion/kind_classifier.py)")
+    ap.add_argument("--no-slots", action="store_true",
+                    help="without the shipped slot classifier (graph/ingestion/slot_classifier.py)")
     args = ap.parse_args()
     if args.verbose and args.split != "tune":
         raise SystemExit("--verbose prints lines: only for the tune half (the test half is not read)")
@@ -399,12 +422,13 @@ def main() -> None:
     rows = load(args.split, folds)
     similarity = Similarity(args.lexical)
     kind_of = None if args.rules_only else shipped_kinds(similarity)
-    result = evaluate(rows, similarity, args.verbose, args.claims, kind_of)
+    slot_of = None if args.rules_only or args.no_slots else shipped_slots(similarity)
+    result = evaluate(rows, similarity, args.verbose, args.claims, kind_of, slot_of)
     rate = throughput(rows, args.rounds, args.claims)
     batched = throughput(rows, args.rounds, args.claims, BATCH)
     table = report(args.split + (f" folds {args.folds}" if folds else ""), result, rate, batched)
     if folds is None and args.split != "all":
-        table += "\n" + parts(rows, result, similarity, args.claims, kind_of)
+        table += "\n" + parts(rows, result, similarity, args.claims, kind_of, slot_of)
     print(table)
     if args.record:
         record(f"ingestion-quality-{args.split}", table)

@@ -26,7 +26,7 @@ from graph.core.vocab import KIND_CONSOLIDATE
 from graph.embedding.encoder import AsyncEncoder, Embedder, load_embedder
 from graph.entities.service import EntityService
 from graph.idempotency.service import IdempotencyService
-from graph.ingestion import kind_classifier
+from graph.ingestion import kind_classifier, slot_classifier
 from graph.ingestion.defaults import PreferredDefault
 from graph.ingestion.llm import llm_steps
 from graph.ingestion.service import IngestService
@@ -172,9 +172,10 @@ class Services:
         except BaseException:
             await backend.close()
             raise
-        # The rules, with the classifier of claimless kinds when it was fitted on this model; the LLM
-        # extractor, when switched on, falls back to them.
-        rules = RuleExtractor(kind_classifier.for_model(embedder.name, encoder.dimensions), retrieval.embed)
+        # The rules, with the classifiers of claimless kinds and of slots when they were fitted on this
+        # model; the LLM extractor, when switched on, falls back to them.
+        rules = RuleExtractor(kind_classifier.for_model(embedder.name, encoder.dimensions), retrieval.embed,
+                              slot_classifier.for_model(embedder.name, encoder.dimensions))
         services = cls(settings=settings, backend=backend, runner=runner, encoder=encoder, memories=memories,
                        writes=writes, retrieval=retrieval, access=access, predicates=PredicateService(runner),
                        context=ContextService(runner, retrieval, estimate, preferences,

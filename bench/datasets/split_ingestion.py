@@ -6,7 +6,9 @@ each goes to the half that leaves its groups (each weighed by one over its size)
 most even; a tie alternates. So every
 group is split as evenly as its size allows and both halves hold the same mix. Each batch of lines
 (BATCHES: the first ORIGINAL lines as first written, then each batch added later) is split among
-itself the same way, so adding lines never moves an existing one to the other half.
+itself the same way, so adding lines never moves an existing one to the other half. A batch in
+TUNE_ONLY is not split: every line of it is a tuning line (lines written to fit rules or a
+classifier on; the test half stays as it was).
 
     .venv/bin/python bench/datasets/split_ingestion.py [--check]
 
@@ -23,8 +25,10 @@ DATA = Path(__file__).resolve().parent / "ingestion_labelled.jsonl"
 HALVES = ("tune", "test")
 ORIGINAL = 395  # u0001..u0395: the set as first written; the lines after them were added later
 # The last id of each batch but the open last one: u0001-u0395, u0396-u0555, u0556-u0678, u0679 (a
-# line that evens out a group, historical, the per-batch split left uneven), then u0680 onwards.
-BATCHES = (ORIGINAL, 555, 678, 679)
+# line that evens out a group, historical, the per-batch split left uneven), u0680-u0808, then u0809
+# onwards.
+BATCHES = (ORIGINAL, 555, 678, 679, 808)
+TUNE_ONLY = frozenset({5})  # the batches not split: u0809 onwards, written for the tuning half alone
 
 
 def added(line: dict) -> bool:
@@ -48,10 +52,11 @@ def groups(line: dict) -> set[str]:
 
 
 def assign(lines: list[dict]) -> dict[str, str]:
-    """id -> half: each batch of lines balanced on its own."""
+    """id -> half: each batch of lines balanced on its own; a TUNE_ONLY batch all tune."""
     out: dict[str, str] = {}
     for b in sorted({batch(x) for x in lines}):
-        out.update(_balanced([x for x in lines if batch(x) == b]))
+        mine = [x for x in lines if batch(x) == b]
+        out.update({x["id"]: "tune" for x in mine} if b in TUNE_ONLY else _balanced(mine))
     return out
 
 

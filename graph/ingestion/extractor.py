@@ -31,7 +31,9 @@ from graph.ingestion.model import (
     Message,
 )
 from graph.ingestion.people import NAME, People, find_people, is_name, names_in
+from graph.ingestion.proposed import proposed_claim
 from graph.ingestion.sensitivity import is_private, sensitivity_of
+from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import clean_value, content_words, is_first_person, normal
 from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
@@ -85,13 +87,16 @@ def _redacted(text: str) -> tuple[str, tuple[tuple[str, int, int], ...]]:
 
 def extract(message: Message, context: Sequence[Message] = (), *, circle: set[str] | frozenset[str] = frozenset(),
             registered: dict[str, bool] | None = None, claims: str = CLAIMS_BOTH,
-            docs: Mapping[str, Any] | None = None, kind_of: KindOf | None = None) -> Extraction:
+            docs: Mapping[str, Any] | None = None, kind_of: KindOf | None = None,
+            slot_of: SlotOf | None = None) -> Extraction:
     """Candidates for `message`; `context` holds the conversation's earlier messages, oldest first;
     `circle` the names of people the tenant's memories know; `registered` the tenant's registered
     predicates (name -> multi-valued); `docs` the parses of `to_parse([message])`, when the caller
     parsed them in a batch (else they are parsed here). `kind_of(sentence, ruled)` has the last word
     on the kind of a memory without a claim, given the kind the wording rules found (None: no memory);
-    it is asked about every stating sentence that yields no claim."""
+    it is asked about every stating sentence that yields no claim. `slot_of(sentence)` names the slot
+    (a predicate, or `open`) of a stating sentence no rule read a claim from, or None; the parse gives
+    the value (proposed.py)."""
     registered = registered or {}
     text, secrets = _redacted(message.text)
     if message.role != "user":
@@ -117,7 +122,7 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
             out.append(_forget(sentence.text, what, itself, sentence.start, sentence.end, text, private))
             continue
         found = _sentence(sentence.text, sentence.start, message, people, registered, context, private, text,
-                          claims, docs, kind_of)
+                          claims, docs, kind_of, slot_of)
         if isinstance(found, str):
             skipped.append(found)
             continue
@@ -165,7 +170,8 @@ _GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "sa
 
 def _sentence(sentence: str, start: int, message: Message, people: People, registered: dict[str, bool],
               context: Sequence[Message], private: bool, whole: str, mode: str,
-              docs: Mapping[str, Any], kind_of: KindOf | None) -> list[Candidate] | str:
+              docs: Mapping[str, Any], kind_of: KindOf | None,
+              slot_of: SlotOf | None = None) -> list[Candidate] | str:
     if cues.is_small_talk(sentence):
         return "small talk"
     if cues.is_question(sentence):
@@ -192,6 +198,16 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
+    doc = docs.get(sentence)
+    if slot_of is not None and not found and changed is None and doc is not None and not when.recurrence \
+            and not cues.DEATH.search(sentence) and not cues.ENDED.search(sentence) and not ended(doc):
+        # No rule read a claim, and the sentence is no schedule, loss or ending: the slot classifier
+        # may name the slot, the parse gives the value.
+        label = slot_of(sentence)
+        proposal = None if label is None else proposed_claim(
+            doc, label, start, people, _anchor(_clauses(sentence, start, people), sentence), registered)
+        if proposal is not None:
+            found = [proposal]
     for f in found:
         draft = f.draft
         if draft.predicate is not None and draft.predicate in PREDICATES and PREDICATES[draft.predicate].sensitive:
@@ -221,7 +237,6 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
         if _STILL_FRIENDS.search(whole) and changed.about:
             out.append(Candidate(sentence, "entity", claim=Draft("user", "friend", changed.about[0]),
                                  start=start, end=start + len(sentence), rule="still friends"))
-    doc = docs.get(sentence)
     worded = cues.ENDED.search(sentence) is not None
     if not any(c.action == END or c.claim for c in out) and not when.historical and (
             worded or (doc is not None and ended(doc))):

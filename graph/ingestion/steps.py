@@ -13,6 +13,7 @@ from graph.ingestion.decide import decide_message
 from graph.ingestion.extractor import extract, to_parse
 from graph.ingestion.kind_classifier import second_opinion
 from graph.ingestion.model import Candidate, Decision, Extraction, Known, Message
+from graph.ingestion.slot_classifier import SlotOf, slot_opinion
 from graph.language.classifier import Classifier
 from graph.language.parser import parse
 
@@ -36,13 +37,16 @@ class Decider(Protocol):
 
 
 class RuleExtractor:
-    """The rules; with the classifier of claimless kinds (kind_classifier.py) and a way to embed
-    text, the classifier's kind for a sentence with no claim where no rule gives it one."""
+    """The rules; with a way to embed text, the classifier of claimless kinds (kind_classifier.py):
+    its kind for a sentence with no claim where no rule gives it one, and the slot classifier
+    (slot_classifier.py): its slot for a stating sentence no rule read a claim from."""
     name = "rules"
 
     def __init__(self, kinds: Classifier | None = None,
-                 embed: Callable[[str], Awaitable[Sequence[float]]] | None = None) -> None:
+                 embed: Callable[[str], Awaitable[Sequence[float]]] | None = None,
+                 slots: Classifier | None = None) -> None:
         self.kinds = kinds if embed is not None else None
+        self.slots = slots if embed is not None else None
         self.embed = embed
 
     async def prepare(self, messages: Sequence[Message], instructions: str | None = None) -> Mapping[str, Any]:
@@ -56,14 +60,18 @@ class RuleExtractor:
                       registered: dict[str, bool], prepared: Mapping[str, Any] | None = None) -> Extraction:
         unsure: list[str] = []
         found = extract(message, context, circle=circle, registered=registered, docs=prepared,
-                        kind_of=None if self.kinds is None else _noting(unsure))
-        if self.kinds is None or self.embed is None or not unsure:
+                        kind_of=None if self.kinds is None else _noting(unsure),
+                        slot_of=None if self.slots is None else _noting_slots(unsure))
+        if self.embed is None or not unsure:
             return found
-        # Only the sentences no rule gave a kind are embedded (one each), then the message is read
-        # again with the classifier's answers: extraction is pure, so the rest comes out the same.
+        # Only the sentences the rules left unsure are embedded (one each, for both classifiers),
+        # then the message is read again with the classifiers' answers: extraction is pure, so the
+        # rest comes out the same.
         vectors = {s: await self.embed(s) for s in dict.fromkeys(unsure)}
         return extract(message, context, circle=circle, registered=registered, docs=prepared,
-                       kind_of=second_opinion(self.kinds, vectors.__getitem__))
+                       kind_of=None if self.kinds is None else second_opinion(self.kinds, vectors.__getitem__),
+                       slot_of=None if self.slots is None else _asked(slot_opinion(self.slots, vectors.__getitem__),
+                                                                      vectors))
 
 
 def _noting(unsure: list[str]) -> Callable[[str, str | None], str | None]:
@@ -72,6 +80,18 @@ def _noting(unsure: list[str]) -> Callable[[str, str | None], str | None]:
             unsure.append(sentence)
         return ruled
     return kind_of
+
+
+def _noting_slots(unsure: list[str]) -> SlotOf:
+    def slot_of(sentence: str) -> str | None:
+        unsure.append(sentence)
+        return None
+    return slot_of
+
+
+def _asked(slot_of: SlotOf, vectors: Mapping[str, Any]) -> SlotOf:
+    """`slot_of` for the sentences the first reading noted and embedded; None for any other."""
+    return lambda sentence: slot_of(sentence) if sentence in vectors else None
 
 
 class RuleDecider:

@@ -54,13 +54,17 @@ class Classifier:
         return json.dumps({"model": self.name, **self.as_dict()}, separators=(",", ":"))
 
 
-def fit(embeddings: np.ndarray, labels: Sequence[str], name: str, c: float = C) -> Classifier:
-    """A multinomial logistic regression on the rows (deterministic: lbfgs from zero)."""
+def fit(embeddings: np.ndarray, labels: Sequence[str], name: str, c: float = C,
+        balanced: bool = False) -> Classifier:
+    """A multinomial logistic regression on the rows (deterministic: lbfgs from zero); `balanced`
+    weighs each label's rows by the inverse of its count (a rare label counts as much as a common one)."""
     from sklearn.linear_model import LogisticRegression
 
     if len(set(labels)) < 2:
         raise ValueError("a classifier needs at least two labels among its rows")
-    model = LogisticRegression(C=c, max_iter=5000).fit(np.asarray(embeddings, dtype=np.float64), list(labels))
+    weighing = "balanced" if balanced else None
+    model = LogisticRegression(C=c, max_iter=5000, class_weight=weighing).fit(
+        np.asarray(embeddings, dtype=np.float64), list(labels))
     weights, bias = model.coef_.astype(np.float64), model.intercept_.astype(np.float64)
     if len(model.classes_) == 2:  # scikit-learn keeps one row for two labels: the softmax wants both
         weights, bias = np.vstack([-weights / 2, weights / 2]), np.array([-bias[0] / 2, bias[0] / 2])

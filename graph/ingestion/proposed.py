@@ -1,0 +1,162 @@
+"""A claim for a stating sentence that no frame or pattern read one from, when the slot classifier
+(slot_classifier.py) names the slot it fills: the predicate is the classifier's, the value and the
+subject the parse's. Pure: it reads a parsed sentence and returns at most one claim.
+
+The classifier reads the sentence as a whole ("shellfish makes me come out in hives" is about an
+allergy, "been on the payroll at Tesco since May" about an employer) and knows no words; the parse
+knows which words could be the value of that slot: a language, a nationality, a diet, an age or a
+job noun for the predicates that take one; a name (a proper noun, a capitalised word past the first,
+a word with a digit) for places, employers, people, products and open slots; else, for a taste or an
+allergy, the noun the main verb is about. An open slot (`open`) is keyed by the thing the user owns
+as "my X is Y" would key it ("our chimney sweep comes from Sootbusters": chimney_sweep); with no
+owned thing it is a value only, whose slot the decision finds among the known memories or drops."""
+from __future__ import annotations
+
+from typing import Any
+
+from graph.ingestion.claims import Found, thing_predicate
+from graph.ingestion.frames import (
+    _TIME_WORDS,
+    _UNREAL,
+    PROPER,
+    Anchor,
+    _negated,
+    _phrase,
+    _subject,
+    _title,
+    conditional,
+    wished,
+)
+from graph.ingestion.model import Draft
+from graph.ingestion.people import People, is_name
+from graph.ingestion.vocabulary import (
+    DIETS,
+    JOB_HEADS,
+    LANGUAGES,
+    NATIONALITIES,
+    NOT_VALUES,
+    PREDICATES,
+    ROLES,
+)
+
+OPEN = "open"  # the label of an open slot: a thing the user owns or uses, keyed by its own words
+RULE = "slot classifier"
+# Predicates whose value the parse reads by a word list or a shape, not a name.
+_LEXICAL = {"speaks": LANGUAGES, "nationality": NATIONALITIES, "diet": DIETS}
+# Predicates whose value may be a plain noun ("peanuts", "reality TV"), not only a name.
+_NOUN_VALUE = frozenset({"likes", "dislikes", "allergy"})
+# Predicates the parse cannot read a value for in this way (a date, an address): no proposal.
+_UNREAD = frozenset({"birthday", "email", "phone_number"})
+_FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
+
+
+def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: Anchor,
+                   registered: dict[str, bool]) -> Found | None:
+    """The claim the sentence `doc` makes in the slot `label` (a predicate or OPEN), or None when the
+    parse holds no value of that kind, the main verb is negated, wished, conditional or unreal, or
+    the sentence is said of nobody in the user's life."""
+    if label in _UNREAD or (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
+        return None
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or _negated(root) or wished(root) or conditional(root) or any(
+            c.dep_ == "aux" and c.lower_ in _UNREAL for c in root.children):
+        return None
+    owned = _owned(doc)
+    if owned is not None and label == OPEN:
+        subject: str | None = "user"
+    elif root.pos_ in ("VERB", "AUX"):
+        subject = _subject(root, offset, people, anchor)
+    else:
+        subject = anchor(root.idx - doc[0].idx)
+    said_of = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subject is None and any(t.lower_ in _FIRST for t in doc) and (
+            said_of is None or root.lemma_ == "be" or label in _NOUN_VALUE):
+        # Said by the user of the user: "Glasgow has been our base for a year", "shellfish makes me ill".
+        subject = "user"
+    if subject is None:
+        return None
+    skip = _not_values(doc, owned, subject)
+    if said_of is not None and root.lemma_ != "be" and label not in _NOUN_VALUE:
+        skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Dad's moved to ...")
+    tok = _value_token(doc, label, skip)
+    if tok is None:
+        return None
+    if label in _LEXICAL:
+        value = tok.text.lower() if label == "diet" else tok.text.capitalize()
+    elif label == "age":
+        value = tok.text
+    elif label == "job_title":
+        value = _title(tok)
+    else:
+        value = _phrase(tok)
+    if not value or len(value.split()) > 5:
+        return None
+    predicate: str | None = label
+    if label == OPEN:
+        # The owned thing keys the slot when the sentence says what it is ("our sweep is Sootbusters",
+        # "our chimney sweep comes from Sootbusters"), not when it is what the verb acts on ("I keep
+        # my recipes in Paprika"): then the value alone, for the decision to place or drop.
+        named = owned is not None and owned.dep_ in ("nsubj", "nsubjpass", "attr", "ROOT")
+        slot = thing_predicate(_owned_words(owned), registered) if named else None
+        predicate = slot[0] if slot is not None else None
+    start = tok.idx - doc[0].idx
+    return Found(Draft(subject, predicate, value), start, start + len(tok.text), RULE)
+
+
+def _owned(doc: Any) -> Any:
+    """The thing the sentence says the user has: "my/our X", or "the X" as the subject of "is"."""
+    for tok in doc:
+        # The small model tags some lower-case nouns as names: a thing all the same.
+        if (tok.pos_ == "NOUN" or (tok.pos_ == "PROPN" and tok.text.islower())) and any(
+                c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.children):
+            return tok
+    for tok in doc:
+        if tok.pos_ == "NOUN" and tok.dep_ == "nsubj" and tok.head.lemma_ == "be" and any(
+                c.dep_ == "det" and c.lower_ == "the" for c in tok.children):
+            return tok
+    return None
+
+
+def _owned_words(noun: Any) -> str:
+    return " ".join([c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [noun.text])
+
+
+def _not_values(doc: Any, owned: Any, subject: str) -> set[int]:
+    """Token positions no value is read from: the owned thing's words and the subject's name."""
+    out: set[int] = set()
+    if owned is not None:
+        out |= {t.i for t in owned.subtree if t.i <= owned.i}
+    low = subject.lower()
+    out |= {t.i for t in doc if t.lower_ in low.split() or t.lower_ in _FIRST}
+    return out
+
+
+def _named(tok: Any) -> bool:
+    """A word that names something: a proper noun, a capitalised word past the first, a word with a
+    digit (the small model tags some names as verbs)."""
+    return tok.pos_ not in ("PRON", "DET", "ADP", "AUX", "PUNCT", "CCONJ", "SCONJ") and (
+        tok.pos_ == "PROPN" or (tok.text[:1].isupper() and tok.i > 0) or any(ch.isdigit() for ch in tok.text))
+
+
+def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
+    usable = [t for t in doc if t.i not in skip and t.lower_ not in NOT_VALUES and t.lower_ not in _TIME_WORDS
+              and t.lower_ not in ROLES]
+    if label in _LEXICAL:
+        return next((t for t in usable if t.lower_ in _LEXICAL[label]), None)
+    if label in PROPER:  # a place or an employer is no language ("get by in Italian")
+        usable = [t for t in usable if t.lower_ not in LANGUAGES and t.lower_ not in NATIONALITIES]
+    if label == "age":
+        return next((t for t in usable if t.pos_ == "NUM" and t.text.isdigit() and 0 < int(t.text) < 120), None)
+    if label == "job_title":
+        return next((t for t in usable if t.pos_ == "NOUN" and t.lemma_.lower() in JOB_HEADS), None)
+    person = (label in PREDICATES and PREDICATES[label].person) or label in ("name", "nickname", "pet")
+    # The head of a name: a named word not joined into a longer name after it ("Kia" in "Kia Niro").
+    names = [t for t in usable if _named(t) and not (t.dep_ in ("compound", "flat") and _named(t.head)
+                                                      and t.head.i not in skip)]
+    if person:
+        names = [t for t in names if is_name(t.text)]
+    if names:
+        return names[0]
+    if label in _NOUN_VALUE:
+        return next((t for t in usable if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj", "nsubj", "attr")), None)
+    return None
