@@ -164,7 +164,7 @@ def _forget(sentence: str, what: str, itself: bool, start: int, end: int, messag
 
 _GENERIC = {"everything", "anything", "all", "know", "told", "tell", "said", "say", "note", "notes", "thing", "things",
             "stuff", "what", "about", "file", "please", "pls", "record", "memory", "memories", "info", "information",
-            "bit", "part", "ex", "mention", "mentioned", "keep", "store", "save", "remember", "name", "detail",
+            "bit", "part", "mention", "mentioned", "keep", "store", "save", "remember", "name", "detail",
             "details", "last", "just"}
 
 

@@ -342,6 +342,9 @@ def test_a_forget_request_naming_the_slot_by_another_word():
     assert decided("Forget what I told you about my wife.", memories) == [("DELETE", "hard", "k4")]
     # Nothing known in the slot it names: nothing is erased.
     assert decided("Forget my email.", memories) == []
+    # A short relationship noun is a slot too, not a filler word.
+    ex = known(5, "My ex is called Tom.", "user", "ex", "Tom", memory_type="entity")
+    assert decided("Forget what I said about my ex.", [*memories, ex]) == [("DELETE", "hard", "k5")]
 
 
 def test_a_forget_request_by_embedding_only_when_one_memory_is_clearly_nearest():
