@@ -39,6 +39,7 @@ PREDICATE_WORDS: dict[str, tuple[str, ...]] = {
     "address": ("address",),
 }
 SAVED_THING = "names a saved thing asked for"
+THING_BY_KIND = "asks for a thing by its name or kind"
 # The feeling frames: a copula or a verb of feeling, then a feeling word. Asked, they put the subject
 # after the verb ("am I still upset", "has Lena been upset"); said in passing, before it (rules.py).
 FEELING_FRAMES = ("asks whether someone is (still) feeling a certain way",
@@ -165,7 +166,9 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:goals?|resolutions?|milestones?|ambitions?|aspirations?)\b(?! setting| keeper| post| line| kick| scorer"
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
-       r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
+       # "progress logged on the novel", "any progress made towards the 10k"
+       r"\b(?:working toward|working towards|aiming for|progress (?:(?:made|logged|recorded|so far) )?"
+       r"(?:on|with|toward|towards|in)|on track|"
        # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
        r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"
@@ -336,13 +339,15 @@ MARKERS: tuple[Marker, ...] = (
     # A thing asked for by its name or its kind ("what's the name of the dentist Jana raved about", "which
     # hotel did my parents stay at"): a plain search, whoever the words that describe it name and whatever
     # feeling they tell. Any other head comes first.
-    _m("search", "asks for a thing by its name or kind",
+    _m("search", THING_BY_KIND,
        r"\b(?:the )?name of (?:the|that|this|a|an|my|our|his|her|their|[a-z]+'s)\b"
        r"|\bwhich (?!(?:of|way|one|ones|" + _SLOT_WORD + r")\b)[a-z]+ (?:did|do|does|was|were|is|are)\b"),
     # What someone said, advised or recommended ("what did Marcus say I should pack", "what did the vet say
     # about the cat"): a plain search too, unless another head asks ("what did I say about how I feel").
     _m("search", "asks what someone said or advised",
-       r"\bwhat (?:did|has|have) [\w.' ]{1,25}? (?:say|said|recommend|suggest|prescribe|advise|tell|told)(?:ed|d)?\b"),
+       # Not what the user told the assistant about something: that asks for what is known of it (below).
+       r"\bwhat (?:did|has|have) (?!(?:i|we) (?:told|tell) (?:you|u)\b)[\w.' ]{1,25}? "
+       r"(?:say|said|recommend|suggest|prescribe|advise|tell|told)(?:ed|d)?\b"),
     # The saved thing named first: what follows describes it ("find my notes on how I felt about the move"),
     # so the rules take no ask from it (rules.py).
     _m("search", SAVED_THING,
@@ -366,6 +371,8 @@ MARKERS: tuple[Marker, ...] = (
        + r"|\bwho(?:'s| is) that (?P<obj4>[^,.?!;]+?) (?:you|i|we) (?:mentioned|talked about)\b"
        + r"|\bwhat do (?:i|we) know about (?P<obj5>(?!my |me\b|myself)[^,.?!;]+?)" + _END
        + r"|\b(?:on file|stored|saved|noted) (?:for|about|on) (?P<obj6>[^,.?!;]+?)" + _END
+       + r"|\bwhat (?:have |did )?(?:i|we)(?:'ve)? (?:told|tell) (?:you|u) about (?P<obj8>(?!my |me\b|myself)[^,.?!;]+?)"
+       + _END
        + r"|\b(?:summary|overview|profile|recap|background) (?:of|on) (?P<obj7>[^,.?!;]+?)" + _END),
     _m("entity", "asks what is known about someone or something named",
        r"\b(?:what|anything|everything|something|info|information|whatever|all) (?:do |did |have )?(?:you |u |we )?"

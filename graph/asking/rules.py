@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, Marker
+from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, THING_BY_KIND, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
 from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
@@ -53,6 +53,9 @@ _SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "yo
 _ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
                      "if", "why", "can", "could", "will", "would", "should"))
 _ASKS_FOR_A_THING = re.compile(r"\b(?:what|which|where|when|who|whats|what's|wheres|where's|who's|whos)\b")
+# Or a question of its own after it: "I was pretty upset with the contractor, did he ever send the invoice".
+_LATER_QUESTION = re.compile(r"[,;]\s*(?:and |so |but )?(?:did|do|does|has|have|had|is|are|was|were|can|could|will|"
+                             r"would)\b")
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,7 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
 def _in_passing(q: Question, start: int) -> bool:
     """The feeling frame at `start` is said, not asked (above)."""
     words = list(re.finditer(r"[\w']+", q.masked[:start]))
-    if not words or not _ASKS_FOR_A_THING.search(q.masked):
+    if not words or not (_ASKS_FOR_A_THING.search(q.masked) or _LATER_QUESTION.search(q.masked, start)):
         return False
     last = words[-1]
     # the subject: a pronoun, or a name written with a capital inside the sentence ("the one Ana was so upset about")
@@ -191,6 +194,11 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     # A feeling said in passing is no ask either ("what was the name of Ana's dog, the one she was so upset
     # about losing").
     described |= {id(h) for h in hits if h.marker.name in FEELING_FRAMES and _in_passing(q, h.start)}
+    # So is one in the words that describe a thing asked for by its kind ("which vet did the neighbours say
+    # was good with anxious cats").
+    kind_end = min((h.end for h in hits if h.marker.name == THING_BY_KIND), default=None)
+    described |= {id(h) for h in hits if kind_end is not None and h.marker.name in FEELING_FRAMES
+                  and h.start >= kind_end}
     demoted |= described
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
