@@ -235,7 +235,8 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:my|our|the user'?s|his|her|their) (?:old|former|previous|ex|earlier|first) (?!\w+ing\b)\w+"
        r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b|\boriginally\b"),
     _m("historical", "asks whether something changed",
-       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
+       # not a change done to something ("which book did my mom say changed her life")
+       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b(?! (?:my|our|her|his|their|your|the|a|an)\b)|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
        r"take|feel)[^,.?!;]){1,40}\bchange[ds]?\b|\bbefore (?:i|we|the user) (?:changed|switched|moved|left|quit)\b"),
     _m("historical", "asks about something that stopped", r"\b(?:anymore|any more|no longer)\b"),
     _m("historical", "asks for the history of a slot",
