@@ -166,9 +166,7 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:goals?|resolutions?|milestones?|ambitions?|aspirations?)\b(?! setting| keeper| post| line| kick| scorer"
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
-       # "progress logged on the novel", "any progress made towards the 10k"
-       r"\b(?:working toward|working towards|aiming for|progress (?:(?:made|logged|recorded|so far) )?"
-       r"(?:on|with|toward|towards|in)|on track|"
+       r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
        # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
        r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"
@@ -236,7 +234,8 @@ MARKERS: tuple[Marker, ...] = (
        r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b|\boriginally\b"),
     _m("historical", "asks whether something changed",
        # not a change done to something ("which book did my mom say changed her life")
-       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b(?! (?:my|our|her|his|their|your|the|a|an)\b)|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
+       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b(?! (?:my|our|her|his|their|your|the|a|an)\b)"
+       r"|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
        r"take|feel)[^,.?!;]){1,40}\bchange[ds]?\b|\bbefore (?:i|we|the user) (?:changed|switched|moved|left|quit)\b"),
     _m("historical", "asks about something that stopped", r"\b(?:anymore|any more|no longer)\b"),
     _m("historical", "asks for the history of a slot",
@@ -346,9 +345,7 @@ MARKERS: tuple[Marker, ...] = (
     # What someone said, advised or recommended ("what did Marcus say I should pack", "what did the vet say
     # about the cat"): a plain search too, unless another head asks ("what did I say about how I feel").
     _m("search", "asks what someone said or advised",
-       # Not what the user told the assistant about something: that asks for what is known of it (below).
-       r"\bwhat (?:did|has|have) (?!(?:i|we) (?:told|tell) (?:you|u)\b)[\w.' ]{1,25}? "
-       r"(?:say|said|recommend|suggest|prescribe|advise|tell|told)(?:ed|d)?\b"),
+       r"\bwhat (?:did|has|have) [\w.' ]{1,25}? (?:say|said|recommend|suggest|prescribe|advise|tell|told)(?:ed|d)?\b"),
     # The saved thing named first: what follows describes it ("find my notes on how I felt about the move"),
     # so the rules take no ask from it (rules.py).
     _m("search", SAVED_THING,
@@ -372,8 +369,6 @@ MARKERS: tuple[Marker, ...] = (
        + r"|\bwho(?:'s| is) that (?P<obj4>[^,.?!;]+?) (?:you|i|we) (?:mentioned|talked about)\b"
        + r"|\bwhat do (?:i|we) know about (?P<obj5>(?!my |me\b|myself)[^,.?!;]+?)" + _END
        + r"|\b(?:on file|stored|saved|noted) (?:for|about|on) (?P<obj6>[^,.?!;]+?)" + _END
-       + r"|\bwhat (?:have |did )?(?:i|we)(?:'ve)? (?:told|tell) (?:you|u) about (?P<obj8>(?!my |me\b|myself)[^,.?!;]+?)"
-       + _END
        + r"|\b(?:summary|overview|profile|recap|background) (?:of|on) (?P<obj7>[^,.?!;]+?)" + _END),
     _m("entity", "asks what is known about someone or something named",
        r"\b(?:what|anything|everything|something|info|information|whatever|all) (?:do |did |have )?(?:you |u |we )?"

@@ -53,9 +53,6 @@ _SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "yo
 _ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
                      "if", "why", "can", "could", "will", "would", "should"))
 _ASKS_FOR_A_THING = re.compile(r"\b(?:what|which|where|when|who|whats|what's|wheres|where's|who's|whos)\b")
-# Or a question of its own after it: "I was pretty upset with the contractor, did he ever send the invoice".
-_LATER_QUESTION = re.compile(r"[,;]\s*(?:and |so |but )?(?:did|do|does|has|have|had|is|are|was|were|can|could|will|"
-                             r"would)\b")
 
 
 @dataclass(frozen=True)
@@ -140,7 +137,7 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
 def _in_passing(q: Question, start: int) -> bool:
     """The feeling frame at `start` is said, not asked (above)."""
     words = list(re.finditer(r"[\w']+", q.masked[:start]))
-    if not words or not (_ASKS_FOR_A_THING.search(q.masked) or _LATER_QUESTION.search(q.masked, start)):
+    if not words or not _ASKS_FOR_A_THING.search(q.masked):
         return False
     last = words[-1]
     # the subject: a pronoun, or a name written with a capital inside the sentence ("the one Ana was so upset about")
