@@ -39,6 +39,7 @@ PREDICATE_WORDS: dict[str, tuple[str, ...]] = {
     "address": ("address",),
 }
 SAVED_THING = "names a saved thing asked for"
+THING_BY_KIND = "asks for a thing by its name or kind"
 # The feeling frames: a copula or a verb of feeling, then a feeling word. Asked, they put the subject
 # after the verb ("am I still upset", "has Lena been upset"); said in passing, before it (rules.py).
 FEELING_FRAMES = ("asks whether someone is (still) feeling a certain way",
@@ -232,7 +233,9 @@ MARKERS: tuple[Marker, ...] = (
        r"\b(?:my|our|the user'?s|his|her|their) (?:old|former|previous|ex|earlier|first) (?!\w+ing\b)\w+"
        r"|\bthe old one\b|\bprevious(?:ly)?\b|\bformerly\b|\boriginally\b"),
     _m("historical", "asks whether something changed",
-       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
+       # not a change done to something ("which book did my mom say changed her life")
+       r"\b(?:did|has|have) (?:[\w']+ ){1,5}changed?\b(?! (?:my|our|her|his|their|your|the|a|an)\b)"
+       r"|\bchanged? over\b|\bhow (?:has|have|did) (?:(?!react|respond|"
        r"take|feel)[^,.?!;]){1,40}\bchange[ds]?\b|\bbefore (?:i|we|the user) (?:changed|switched|moved|left|quit)\b"),
     _m("historical", "asks about something that stopped", r"\b(?:anymore|any more|no longer)\b"),
     _m("historical", "asks for the history of a slot",
@@ -336,7 +339,7 @@ MARKERS: tuple[Marker, ...] = (
     # A thing asked for by its name or its kind ("what's the name of the dentist Jana raved about", "which
     # hotel did my parents stay at"): a plain search, whoever the words that describe it name and whatever
     # feeling they tell. Any other head comes first.
-    _m("search", "asks for a thing by its name or kind",
+    _m("search", THING_BY_KIND,
        r"\b(?:the )?name of (?:the|that|this|a|an|my|our|his|her|their|[a-z]+'s)\b"
        r"|\bwhich (?!(?:of|way|one|ones|" + _SLOT_WORD + r")\b)[a-z]+ (?:did|do|does|was|were|is|are)\b"),
     # What someone said, advised or recommended ("what did Marcus say I should pack", "what did the vet say

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, Marker
+from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, THING_BY_KIND, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
 from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
@@ -191,6 +191,11 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     # A feeling said in passing is no ask either ("what was the name of Ana's dog, the one she was so upset
     # about losing").
     described |= {id(h) for h in hits if h.marker.name in FEELING_FRAMES and _in_passing(q, h.start)}
+    # So is one in the words that describe a thing asked for by its kind ("which vet did the neighbours say
+    # was good with anxious cats").
+    kind_end = min((h.end for h in hits if h.marker.name == THING_BY_KIND), default=None)
+    described |= {id(h) for h in hits if kind_end is not None and h.marker.name in FEELING_FRAMES
+                  and h.start >= kind_end}
     demoted |= described
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}

@@ -81,6 +81,11 @@ CLASSES = [
     ("which bakery did Ines pick for the party", "decision"),
     ("what did I say about how I feel toward Oslo", "sentiment"),
     ("what's the name of my old landlord", "historical"),
+    # A feeling in the words that describe the thing asked for by its kind describes it; a change done to
+    # something asks for no past value. With no thing asked for by kind, or a change of the thing itself, each asks.
+    ("which vet did the Moores say was great with puppies", "search"),
+    ("which course did Tom say changed his career", "search"),
+    ("which of my friends was upset with me", "sentiment"), ("has my commute changed since the move", "historical"),
 ]
 
 
