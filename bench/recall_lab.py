@@ -217,13 +217,16 @@ class Encoder:
         OUT.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".part.npy")
         done = [np.load(partial)] if partial.exists() else []
+        # Shortest first, so each call pads its texts to about the same length.
+        order = sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))
         started, at = time.perf_counter(), sum(len(d) for d in done)
         for start in range(at, len(texts), CHUNK):
-            done.append(self._model.encode(texts[start:start + CHUNK]).astype(np.float32))
+            done.append(self._model.encode([texts[i] for i in order[start:start + CHUNK]]).astype(np.float32))
             np.save(partial, np.vstack(done))
             print(f"  {tag}: {min(start + CHUNK, len(texts)):,} of {len(texts):,} texts embedded "
                   f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-        vecs = np.vstack(done) if done else np.zeros((0, 0), dtype=np.float32)
+        vecs = np.zeros_like(np.vstack(done))
+        vecs[order] = np.vstack(done)
         np.save(path, vecs)
         partial.unlink(missing_ok=True)
         return vecs
@@ -582,18 +585,21 @@ FIT_DATASETS = ("REALTALK", "RealMem")  # what the shipped weights were fitted o
 
 def fitted_weights(labs: list[Lab], encoder: Encoder, refit: bool) -> fusion.FusionWeights:
     """Hybrid search's fusion weights fitted for this model on the tuning halves of FIT_DATASETS
-    (bench/fusion_fit.py's fit, over the lab's pools), kept in bench/out/lab/fusion-<model>.json."""
+    (bench/fusion_fit.py's fit, over the lab's pools; each mode's, as the service has one per mode),
+    kept in bench/out/lab/fusion-<model>.json."""
     path = OUT / f"fusion-{encoder.name}.json"
     if path.exists() and not refit:
         return fusion.FusionWeights(**json.loads(path.read_text())["hybrid"])
     rows = [r for lab in labs if lab.dataset.name in FIT_DATASETS for r in pool_rows(lab, "tuning")]
     if {r["dataset"] for r in rows} != set(FIT_DATASETS):
         sys.exit(f"fitting needs {' and '.join(FIT_DATASETS)} (--datasets), or a saved {path.name}")
-    weights = fusion_fit.fit(rows).weights
+    modes = {mode: m.weights for mode, m in fusion_fit.fit_modes(rows).items()}
     path.write_text(json.dumps({"model": encoder.name, "fitted_on": "tuning halves of " + ", ".join(FIT_DATASETS),
-                                "hybrid": asdict(weights)}, indent=1))
-    print(f"fitted for {encoder.name}: {weights.describe()} (saved to {path})", file=sys.stderr)
-    return weights
+                                **{mode: asdict(w) for mode, w in modes.items()}}, indent=1))
+    for mode, w in modes.items():
+        print(f"fitted for {encoder.name}, {mode}: {w.describe()}", file=sys.stderr)
+    print(f"saved to {path}", file=sys.stderr)
+    return modes["hybrid"]
 
 
 def variant_names(spec: str) -> list[str]:
