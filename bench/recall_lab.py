@@ -575,29 +575,30 @@ IDEAS: dict[str, tuple[str, tuple[float, ...], dict]] = {
     "sessmul": ("session", (0.1, 0.2, 0.4), {"session_mode": "mul"}),
     "spk": ("speaker", (0.05, 0.1, 0.2), {}),
 }
-VARIANTS |= {f"lift+{name}{v}": Config(**SHIPPED_LIFT, **{key: v}, **extra)
+VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
              for name, (key, values, extra) in IDEAS.items() for v in values}
 VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
 
 
-FIT_DATASETS = ("REALTALK", "RealMem")  # what the shipped weights were fitted on (graph/retrieval/fusion.py)
+FIT_DATASETS = "REALTALK,RealMem"  # what the shipped weights were fitted on (graph/retrieval/fusion.py)
 
 
-def fitted_weights(labs: list[Lab], encoder: Encoder, refit: bool) -> fusion.FusionWeights:
-    """Hybrid search's fusion weights fitted for this model on the tuning halves of FIT_DATASETS
+def fitted_weights(labs: list[Lab], encoder: Encoder, fit_on: str, refit: bool) -> fusion.FusionWeights:
+    """Hybrid search's fusion weights fitted for this model on the tuning halves of `fit_on`
     (bench/fusion_fit.py's fit, over the lab's pools; each mode's, as the service has one per mode),
-    kept in bench/out/lab/fusion-<model>.json."""
-    path = OUT / f"fusion-{encoder.name}.json"
+    kept in bench/out/lab/fusion-<model>-<datasets>.json."""
+    names = fit_on.split(",")
+    path = OUT / f"fusion-{encoder.name}-{'-'.join(names)}.json"
     if path.exists() and not refit:
         return fusion.FusionWeights(**json.loads(path.read_text())["hybrid"])
-    rows = [r for lab in labs if lab.dataset.name in FIT_DATASETS for r in pool_rows(lab, "tuning")]
-    if {r["dataset"] for r in rows} != set(FIT_DATASETS):
-        sys.exit(f"fitting needs {' and '.join(FIT_DATASETS)} (--datasets), or a saved {path.name}")
+    rows = [r for lab in labs if lab.dataset.name in names for r in pool_rows(lab, "tuning")]
+    if {r["dataset"] for r in rows} != set(names):
+        sys.exit(f"fitting needs {' and '.join(names)} (--datasets), or a saved {path.name}")
     modes = {mode: m.weights for mode, m in fusion_fit.fit_modes(rows).items()}
-    path.write_text(json.dumps({"model": encoder.name, "fitted_on": "tuning halves of " + ", ".join(FIT_DATASETS),
+    path.write_text(json.dumps({"model": encoder.name, "fitted_on": "tuning halves of " + ", ".join(names),
                                 **{mode: asdict(w) for mode, w in modes.items()}}, indent=1))
     for mode, w in modes.items():
-        print(f"fitted for {encoder.name}, {mode}: {w.describe()}", file=sys.stderr)
+        print(f"fitted for {encoder.name} on {fit_on}, {mode}: {w.describe()}", file=sys.stderr)
     print(f"saved to {path}", file=sys.stderr)
     return modes["hybrid"]
 
@@ -626,6 +627,8 @@ def main() -> None:
     parser.add_argument("--weights", default="shipped", choices=("shipped", "fitted", "both"),
                         help="the fusion's weights: as shipped (fitted on MiniLM), fitted for --model on the "
                              "tuning halves (bench/out/lab/fusion-<model>.json, made when missing), or both")
+    parser.add_argument("--fit-on", default=FIT_DATASETS, help="the datasets whose tuning halves --weights fitted "
+                                                               "fits on (default %(default)s, as the shipped weights)")
     parser.add_argument("--refit", action="store_true", help="fit again even when the model's weights are saved")
     args = parser.parse_args()
     labs = load(args.datasets.split(","), args.seed, args.realmem_personas)
@@ -640,7 +643,7 @@ def main() -> None:
         prepare(labs, encoder, rep, kw_rep or "text")
         weights = {"shipped": fusion.WEIGHTS}
         if args.weights != "shipped":
-            fitted = fitted_weights(labs, encoder, args.refit)
+            fitted = fitted_weights(labs, encoder, args.fit_on, args.refit)
             weights = {"fitted": fitted} if args.weights == "fitted" else weights | {"fitted": fitted}
         for variant in variant_names(args.variants):
             for label, w in weights.items():
