@@ -4,7 +4,8 @@ neighbour expansion and query rewriting can be compared on the tuning halves in 
 of a service run per idea. Nothing here runs in the service.
 
     .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR]
-        [--reps text,prev1] [--variants base,neighbours] [--half tuning|test|both]
+        [--reps text,prev1] [--variants base,neighbours|ideas] [--half tuning|test|both]
+        [--weights shipped|fitted|both [--fit-on REALTALK,RealMem]]
 
 What it re-enacts, per question, in the question's tenant (one conversation or persona):
   - vector candidates: the exact cosine of the query against every memory the question may see
@@ -13,7 +14,10 @@ What it re-enacts, per question, in the question's tenant (one conversation or p
     own statistics: what graph/retrieval/bm25.py computes), of the content terms keywords.terms gives;
   - each retriever's best 100, fused with the shipped weights (graph/retrieval/fusion.py) and
     reranked with the default weights (graph/retrieval/rerank.py), as a limit-10 search does.
-Embeddings are cached under bench/out/lab/ (git-ignored), keyed by model, dataset and representation.
+Embeddings are cached under bench/out/lab/ (git-ignored), keyed by model, dataset and representation;
+a model's first run embeds on the service's runtime, shortest texts first, and checkpoints every
+CHUNK texts, so a stopped run resumes. `--weights fitted` refits the fusion for the model on the
+tuning halves of `--fit-on` (bench/fusion_fit.py's fit over the lab's pools) and ranks with it.
 
 A representation is what a turn is embedded (and, for `kw:` ones, indexed) as; the memory's text
 stays what was said. Representations that name earlier turns use only the turns before it in its
