@@ -4,7 +4,8 @@ neighbour expansion and query rewriting can be compared on the tuning halves in 
 of a service run per idea. Nothing here runs in the service.
 
     .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR]
-        [--reps text,prev1] [--variants base,neighbours] [--half tuning|test|both]
+        [--reps text,prev1] [--variants base,neighbours|ideas] [--half tuning|test|both]
+        [--weights shipped|fitted|both [--fit-on REALTALK,RealMem]]
 
 What it re-enacts, per question, in the question's tenant (one conversation or persona):
   - vector candidates: the exact cosine of the query against every memory the question may see
@@ -13,7 +14,10 @@ What it re-enacts, per question, in the question's tenant (one conversation or p
     own statistics: what graph/retrieval/bm25.py computes), of the content terms keywords.terms gives;
   - each retriever's best 100, fused with the shipped weights (graph/retrieval/fusion.py) and
     reranked with the default weights (graph/retrieval/rerank.py), as a limit-10 search does.
-Embeddings are cached under bench/out/lab/ (git-ignored), keyed by model, dataset and representation.
+Embeddings are cached under bench/out/lab/ (git-ignored), keyed by model, dataset and representation;
+a model's first run embeds on the service's runtime, shortest texts first, and checkpoints every
+CHUNK texts, so a stopped run resumes. `--weights fitted` refits the fusion for the model on the
+tuning halves of `--fit-on` (bench/fusion_fit.py's fit over the lab's pools) and ranks with it.
 
 A representation is what a turn is embedded (and, for `kw:` ones, indexed) as; the memory's text
 stays what was said. Representations that name earlier turns use only the turns before it in its
@@ -22,12 +26,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -35,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import fusion_fit
 from bench.datasets import madial, realmem, realtalk
 from bench.datasets.common import Dataset, Question, Turn, split
 from graph.beliefs.trust import compute_trust
@@ -129,6 +136,7 @@ class Tenant:
     tokens: list[set[str]] = field(default_factory=list)
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
     average: float = 1.0
+    speakers: set[str] | None = None
 
     def __post_init__(self) -> None:
         self.keys = [t.key for t in self.turns]
@@ -190,9 +198,16 @@ def load(names: list[str], seed: int, realmem_personas: int) -> list[Lab]:
     return labs
 
 
+MODEL_CACHE = Path(tempfile.gettempdir()) / "credence-models"  # ONNX exports, as bench/embedding_models.py
+CHUNK = 512  # texts per encoding call; each chunk is checkpointed, so a stopped run resumes
+
+
 class Encoder:
-    def __init__(self, model: str | None) -> None:
-        self.model_dir, self._model = model, None
+    """runtime `onnx` embeds as the service does (the model's verified export, equal to
+    sentence-transformers within 1e-4 per component); `torch` as sentence-transformers does."""
+
+    def __init__(self, model: str | None, runtime: str = "onnx") -> None:
+        self.model_dir, self.runtime, self._model = model, runtime, None
         self.name = Path(model).name if model else "all-MiniLM-L6-v2"
 
     def encode(self, texts: list[str], tag: str) -> np.ndarray:
@@ -201,14 +216,23 @@ class Encoder:
         if path.exists():
             return np.load(path)
         if self._model is None:
-            from graph.embedding.encoder import SentenceTransformerEmbedder
-            self._model = SentenceTransformerEmbedder(self.model_dir).model
-        started = time.perf_counter()
-        vecs = self._model.encode(texts, batch_size=64, normalize_embeddings=True, convert_to_numpy=True,
-                                  show_progress_bar=False).astype(np.float32)
-        print(f"  embedded {len(texts):,} texts ({tag}) in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            from graph.embedding.encoder import load_embedder
+            self._model = load_embedder(self.model_dir, MODEL_CACHE, self.runtime)
         OUT.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(".part.npy")
+        done = [np.load(partial)] if partial.exists() else []
+        # Shortest first, so each call pads its texts to about the same length.
+        order = sorted(range(len(texts)), key=lambda i: (len(texts[i]), i))
+        started, at = time.perf_counter(), sum(len(d) for d in done)
+        for start in range(at, len(texts), CHUNK):
+            done.append(self._model.encode([texts[i] for i in order[start:start + CHUNK]]).astype(np.float32))
+            np.save(partial, np.vstack(done))
+            print(f"  {tag}: {min(start + CHUNK, len(texts)):,} of {len(texts):,} texts embedded "
+                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+        vecs = np.zeros_like(np.vstack(done))
+        vecs[order] = np.vstack(done)
         np.save(path, vecs)
+        partial.unlink(missing_ok=True)
         return vecs
 
 
@@ -279,17 +303,34 @@ class Config:
     date_bonus: float = 0.0  # relevance added to a memory said within a window the question names
     date_pool: int = 0  # the best this many (by cosine) of the window's memories join the candidates
     date_terms: bool = True  # False: the words of a date the question names are not keyword terms
+    lift_min: float = 0.0  # lift: a hit lifts its neighbours only at this relevance or more
+    lift_margin: float = 0.0  # lift: ... and only this much above the tenth's relevance
+    lift_own: float = 0.0  # lift: the lift scaled by the reached turn's own relevance ** this (blend)
+    lift_mix: float = 1.0  # lift: the share of the way from its own relevance to the lift (blend)
+    lift_cap: int = 0  # lift: at most this many lifted turns among the ten (0: any)
+    session: float = 0.0  # a session's share of the best hits' relevance, added to its turns x this
+    session_top: int = 20
+    session_mode: str = "add"  # add, or mul: the gain also scaled by the turn's own relevance
+    speaker: float = 0.0  # relevance added to a turn whose speaker the question names
+
+
+def retrieve(t: Tenant, qv: np.ndarray, mask: np.ndarray, terms: list[str],
+             term_weights: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray, list]:
+    """Each retriever's best POOL among the shown memories: the vector side's indices (best first)
+    with every cosine, and the keyword side's (memory, (BM25, terms held)), best first."""
+    cos = t.emb @ qv
+    shown = np.flatnonzero(mask)
+    order = shown[np.argsort(-cos[shown], kind="stable")][:POOL]
+    found = {d: v for d, v in bm25(t, terms, term_weights).items() if mask[d]}
+    best = sorted(found.items(), key=lambda kv: (-kv[1][0], t.keys[kv[0]]))[:POOL]
+    return order, cos, best
 
 
 def fuse(t: Tenant, q: Question, qv: np.ndarray, cfg: Config, mask: np.ndarray,
          terms: list[str], term_weights: dict[str, float] | None = None) -> tuple[dict[int, Candidate], float]:
-    cos = t.emb @ qv
-    shown = np.flatnonzero(mask)
-    order = shown[np.argsort(-cos[shown], kind="stable")][:POOL]
+    order, cos, best = retrieve(t, qv, mask, terms, term_weights)
     cands = {int(i): Candidate(int(i), cos=float(cos[i])) for i in order}
     floor = fusion.cosine_floor([c.cos for c in cands.values()], POOL)
-    found = {d: v for d, v in bm25(t, terms, term_weights).items() if mask[d]}
-    best = sorted(found.items(), key=lambda kv: (-kv[1][0], t.keys[kv[0]]))[:POOL]
     for d, (score, held) in best:
         c = cands.setdefault(d, Candidate(d))
         c.bm25, c.coverage = score, held / max(1, len(terms))
@@ -297,6 +338,27 @@ def fuse(t: Tenant, q: Question, qv: np.ndarray, cfg: Config, mask: np.ndarray,
         c.relevance = fusion.relevance(cfg.fusion_weights, c.cos if c.cos is not None else floor, c.bm25,
                                        c.coverage, len(terms))
     return cands, floor
+
+
+def pool_rows(lab: Lab, half: str) -> list[dict]:
+    """The half's questions as bench/fusion_fit.py fits them: both retrievers' pools of POOL, each
+    candidate with its cosine, BM25, term coverage and ranks, and the question's evidence."""
+    rows = []
+    assert lab.qvecs is not None
+    for q, qv in zip(lab.dataset.questions, lab.qvecs, strict=True):
+        if lab.halves[q.conversation] != half:
+            continue
+        t, terms = lab.tenants[q.conversation], keywords.terms(q.text)
+        order, cos, best = retrieve(t, qv, visible(t, q), terms)
+        cands: dict[int, dict] = {int(i): {"id": t.keys[i], "cos": float(cos[i]), "vrank": rank, "bm25": None,
+                                           "krank": None, "cov": 0.0} for rank, i in enumerate(order, 1)}
+        for rank, (d, (score, held)) in enumerate(best, 1):
+            c = cands.setdefault(d, {"id": t.keys[d], "cos": None, "vrank": None, "cov": 0.0})
+            c.update(bm25=score, krank=rank, cov=held / max(1, len(terms)))
+        pool = {"cands": list(cands.values()), "floor": fusion.cosine_floor([float(cos[i]) for i in order], POOL),
+                "best_bm25": best[0][1][0] if best else 0.0, "terms": len(terms)}
+        rows.append({"dataset": lab.dataset.name, "half": half, "pool": pool, "relevant": set(q.evidence)})
+    return rows
 
 
 def rerank(t: Tenant, c: Candidate) -> float:
@@ -337,13 +399,24 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
                 c.coverage = held / max(1, len(terms)) if c.bm25 is not None else 0.0
                 c.relevance = fusion.relevance(cfg.fusion_weights, c.cos if c.cos is not None else floor, c.bm25,
                                                c.coverage, len(terms))
+    if cfg.speaker:
+        named = speakers_named(t, q.text)
+        for c in cands.values():
+            if named and speaker_of(t.turns[c.i].text) in named:
+                c.relevance = min(1.0, c.relevance + cfg.speaker)
+    if cfg.session:
+        session_boost(t, cands, cfg)
+    lifted: set[int] = set()
     if cfg.neighbours and cfg.neighbour_mode == "lift":
         # As the service would: the best neighbour_top (by the rerank) bring their neighbours in,
-        # each lifted to at least `neighbours` x the relevance of the hit next to it.
+        # each lifted to at least `neighbours` x the relevance of the hit next to it (blend: how).
         cos = t.emb @ qv
         for c in cands.values():
             c.composite = rerank(t, c)
-        top = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))[:cfg.neighbour_top]
+        ranked = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))
+        tenth = ranked[9].relevance if len(ranked) >= 10 else 0.0
+        top = [c for c in ranked[:cfg.neighbour_top] if c.relevance >= cfg.lift_min
+               and (not cfg.lift_margin or c.relevance - tenth >= cfg.lift_margin)]
         lifts: dict[int, float] = {}
         for c in top:
             for step, sides in enumerate(_around(t, c.i, cfg.neighbour_window, cfg.neighbour_sides), 1):
@@ -354,7 +427,11 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
             if n not in cands:
                 cands[n] = Candidate(n, cos=float(cos[n]))
                 cands[n].relevance = fusion.relevance(cfg.fusion_weights, float(cos[n]), None, 0.0, len(terms))
-            cands[n].relevance = max(cands[n].relevance, lift)
+            own = cands[n].relevance
+            raised = blend(own, lift, cfg)
+            if raised > own:
+                cands[n].relevance = raised
+                lifted.add(n)
     elif cfg.neighbours:
         cos = t.emb @ qv
         rel = {i: c.relevance for i, c in cands.items()}
@@ -373,7 +450,53 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
     for c in cands.values():
         c.composite = rerank(t, c)
     ranked = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))
+    if cfg.lift_cap:  # at most lift_cap lifted turns in the ten; the others wait behind the rest
+        late = set([c.i for c in ranked if c.i in lifted][cfg.lift_cap:])
+        ranked = [c for c in ranked if c.i not in late] + [c for c in ranked if c.i in late]
     return [t.keys[c.i] for c in ranked[:10]]
+
+
+def blend(own: float, lift: float, cfg: Config) -> float:
+    """A reached turn's relevance from its own and the lift its hit gives it: the floor max(own,
+    lift) by default; lift_own > 0 scales the lift by own ** lift_own (a turn that says nothing of
+    the question gains less), lift_mix < 1 moves own only that share of the way to it."""
+    value = lift * own ** cfg.lift_own if cfg.lift_own else lift
+    return max(own, own + cfg.lift_mix * (value - own))
+
+
+def speaker_of(text: str) -> str | None:
+    """The speaker a turn's text opens with ("Emi: ..."), lower-cased; None without one."""
+    head, sep, _ = text.partition(": ")
+    return head.lower() if sep and 0 < len(head) <= 40 else None
+
+
+def speakers_named(t: Tenant, question: str) -> set[str]:
+    """The tenant's speakers whose every word the question holds."""
+    if t.speakers is None:
+        t.speakers = {s for s in (speaker_of(x.text) for x in t.turns) if s is not None}
+    said = set(keywords.words(question))
+    return {s for s in t.speakers if set(keywords.words(s)) <= said and keywords.words(s)}
+
+
+def session_boost(t: Tenant, cands: dict[int, Candidate], cfg: Config) -> None:
+    """A session whose turns hit often lifts its turns: the relevance of each session's turns among
+    the best session_top (by the rerank) is summed, and every candidate of such a session gains
+    `session` x its session's sum over the best session's (added, or as a factor: session_mode)."""
+    for c in cands.values():
+        c.composite = rerank(t, c)
+    top = sorted(cands.values(), key=lambda c: (-c.composite, -c.relevance, t.keys[c.i]))[:cfg.session_top]
+    mass: dict[str, float] = defaultdict(float)
+    for c in top:
+        if t.turns[c.i].thread is not None:
+            mass[t.turns[c.i].thread] += c.relevance
+    if len(mass) < 2:
+        return
+    most = max(mass.values())
+    for c in cands.values():
+        share = mass.get(t.turns[c.i].thread or "", 0.0) / most
+        if share:
+            gain = cfg.session * share * (c.relevance if cfg.session_mode == "mul" else 1.0)
+            c.relevance = min(1.0, c.relevance + gain)
 
 
 def _around(t: Tenant, i: int, window: int, sides: str) -> list[list[int]]:
@@ -439,6 +562,57 @@ VARIANTS: dict[str, Config] = {
     "prf5": Config(prf_docs=5),
     "prf10": Config(prf_docs=10, prf_terms=8, prf_weight=0.2),
 }
+# The shipped neighbour lift (lift0.9-5-w2) with one more idea each: a hit lifts only when it is
+# confident (min: its relevance; margin: over the tenth's), the lift blended with the reached
+# turn's own relevance (own: a product; mix: part of the way), at most `cap` lifted turns in the
+# ten, a session's share of the best hits (sess: added; sessmul: scaled by the turn's relevance),
+# and a turn whose speaker the question names (spk).
+SHIPPED_LIFT = {"neighbours": 0.9, "neighbour_mode": "lift", "neighbour_top": 5, "neighbour_window": 2}
+IDEAS: dict[str, tuple[str, tuple[float, ...], dict]] = {
+    "min": ("lift_min", (0.3, 0.5, 0.7, 0.8), {}),
+    "margin": ("lift_margin", (0.05, 0.1, 0.2, 0.3), {}),
+    "own": ("lift_own", (0.1, 0.25, 0.5), {}),
+    "mix": ("lift_mix", (0.5, 0.7, 0.85), {}),
+    "cap": ("lift_cap", (1, 2, 3, 4), {}),
+    "top": ("neighbour_top", (2, 3), {}),
+    "sess": ("session", (0.05, 0.1, 0.2), {}),
+    "sessmul": ("session", (0.1, 0.2, 0.4), {"session_mode": "mul"}),
+    "spk": ("speaker", (0.05, 0.1, 0.2), {}),
+}
+VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
+             for name, (key, values, extra) in IDEAS.items() for v in values}
+VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
+
+
+FIT_DATASETS = "REALTALK,RealMem"  # what the shipped weights were fitted on (graph/retrieval/fusion.py)
+
+
+def fitted_weights(labs: list[Lab], encoder: Encoder, fit_on: str, refit: bool) -> fusion.FusionWeights:
+    """Hybrid search's fusion weights fitted for this model on the tuning halves of `fit_on`
+    (bench/fusion_fit.py's fit, over the lab's pools; each mode's, as the service has one per mode),
+    kept in bench/out/lab/fusion-<model>-<datasets>.json."""
+    names = fit_on.split(",")
+    path = OUT / f"fusion-{encoder.name}-{'-'.join(names)}.json"
+    if path.exists() and not refit:
+        return fusion.FusionWeights(**json.loads(path.read_text())["hybrid"])
+    rows = [r for lab in labs if lab.dataset.name in names for r in pool_rows(lab, "tuning")]
+    if {r["dataset"] for r in rows} != set(names):
+        sys.exit(f"fitting needs {' and '.join(names)} (--datasets), or a saved {path.name}")
+    modes = {mode: m.weights for mode, m in fusion_fit.fit_modes(rows).items()}
+    path.write_text(json.dumps({"model": encoder.name, "fitted_on": "tuning halves of " + ", ".join(names),
+                                **{mode: asdict(w) for mode, w in modes.items()}}, indent=1))
+    for mode, w in modes.items():
+        print(f"fitted for {encoder.name} on {fit_on}, {mode}: {w.describe()}", file=sys.stderr)
+    print(f"saved to {path}", file=sys.stderr)
+    return modes["hybrid"]
+
+
+def variant_names(spec: str) -> list[str]:
+    """Comma-separated names; `ideas` stands for the shipped lift and every idea built on it."""
+    out: list[str] = []
+    for name in spec.split(","):
+        out += ["base", "lift0.9-5-w2", *(v for v in VARIANTS if v.startswith("lift+"))] if name == "ideas" else [name]
+    return out
 
 
 def main() -> None:
@@ -447,27 +621,44 @@ def main() -> None:
     parser.add_argument("--realmem-personas", type=int, default=4)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--model", help="a local sentence-transformers model directory (default MiniLM)")
+    parser.add_argument("--runtime", default="onnx", choices=("onnx", "torch"),
+                        help="what embeds what is not cached yet (default: the service's, ONNX Runtime)")
     parser.add_argument("--reps", default="text", help=f"vector representations, of {', '.join(REPS)}; "
                                                        "rep/kwrep indexes the keyword side with another")
-    parser.add_argument("--variants", default="base", help=f"of {', '.join(VARIANTS)}")
+    parser.add_argument("--variants", default="base", help=f"of {', '.join(VARIANTS)}; `ideas`: the shipped lift "
+                                                            "and each idea on it")
     parser.add_argument("--half", default="tuning", choices=("tuning", "test", "both"))
+    parser.add_argument("--weights", default="shipped", choices=("shipped", "fitted", "both"),
+                        help="the fusion's weights: as shipped (fitted on MiniLM), fitted for --model on the "
+                             "tuning halves (bench/out/lab/fusion-<model>.json, made when missing), or both")
+    parser.add_argument("--fit-on", default=FIT_DATASETS, help="the datasets whose tuning halves --weights fitted "
+                                                               "fits on (default %(default)s, as the shipped weights)")
+    parser.add_argument("--refit", action="store_true", help="fit again even when the model's weights are saved")
     args = parser.parse_args()
     labs = load(args.datasets.split(","), args.seed, args.realmem_personas)
-    encoder = Encoder(args.model)
+    encoder = Encoder(args.model, args.runtime)
     halves = ("tuning", "test") if args.half == "both" else (args.half,)
     names = [lab.dataset.name for lab in labs]
-    print("| representation | variant | half | " + " | ".join(f"{n} R@10 / MRR" for n in names) + " |")
-    print("| --- | --- | --- | " + " | ".join("---" for _ in names) + " |")
+    print("| representation | weights | variant | half | " + " | ".join(f"{n} R@10 / MRR" for n in names)
+          + " | mean R@10 |")
+    print("| --- | --- | --- | --- | " + " | ".join("---" for _ in names) + " | --- |")
     for spec in args.reps.split(","):
         rep, _, kw_rep = spec.partition("/")
         prepare(labs, encoder, rep, kw_rep or "text")
-        for variant in args.variants.split(","):
-            for half in halves:
-                cells = []
-                for lab in labs:
-                    r, m, _ = evaluate(lab, VARIANTS[variant], half)
-                    cells.append(f"{r:.3f} / {m:.3f}")
-                print(f"| {spec} | {variant} | {half} | " + " | ".join(cells) + " |", flush=True)
+        weights = {"shipped": fusion.WEIGHTS}
+        if args.weights != "shipped":
+            fitted = fitted_weights(labs, encoder, args.fit_on, args.refit)
+            weights = {"fitted": fitted} if args.weights == "fitted" else weights | {"fitted": fitted}
+        for variant in variant_names(args.variants):
+            for label, w in weights.items():
+                for half in halves:
+                    cells, recalls = [], []
+                    for lab in labs:
+                        r, m, _ = evaluate(lab, replace(VARIANTS[variant], fusion_weights=w), half)
+                        cells.append(f"{r:.3f} / {m:.3f}")
+                        recalls.append(r)
+                    print(f"| {spec} | {label} | {variant} | {half} | " + " | ".join(cells)
+                          + f" | {sum(recalls) / len(recalls):.3f} |", flush=True)
 
 
 if __name__ == "__main__":
