@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.datasets.questions import TUNE_ONLY, tune_only  # noqa: E402
 from bench.record import record  # noqa: E402
 from graph.asking import intents  # noqa: E402
-from graph.asking.blend import combine, for_classifier  # noqa: E402
+from graph.asking.blend import asks_classifier, combine, for_classifier  # noqa: E402
 from graph.asking.route import Route  # noqa: E402
 from graph.asking.rules import route  # noqa: E402
 from graph.core.vocab import ASK_INTENTS  # noqa: E402
@@ -75,7 +75,7 @@ def predicted_slots(slots) -> dict:
 
 
 class Routed:
-    """The service's routing, synchronously: the rules, then the shipped classifier where they are unsure."""
+    """The service's routing, synchronously: the rules, then the shipped classifier where blend.py asks it."""
 
     def __init__(self, rules_only: bool) -> None:
         self.classifier = None
@@ -95,7 +95,7 @@ class Routed:
 
     def _route(self, question: str) -> Route:
         ruled = route(question)
-        if not ruled.unsure or self.classifier is None:
+        if not asks_classifier(ruled) or self.classifier is None:
             return ruled
         vector = self.embedder.encode([for_classifier(question)])[0]
         return combine(question, ruled, self.classifier.scores(vector))

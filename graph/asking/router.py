@@ -1,7 +1,8 @@
 """The routers behind one interface: `await router.route(question) -> Route`.
 
-`RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides, the
-small intent classifier over the question's embedding (intents.py, blend.py), no language model.
+`RuleRouter` is the default: the deterministic rules (rules.py), and, when no rule decides (or the
+rules ask for a past value, blend.py), the small intent classifier over the question's embedding
+(intents.py), no language model.
 `LlmRouter` asks the OpenAI-compatible chat model the user configures (graph/llm; off by default)
 for the same record, as a JSON object, and falls back to the rules router when the model is
 unreachable, slow or answers something that is not a valid route; `explain` says which one decided."""
@@ -11,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from graph.asking.blend import combine, for_classifier
+from graph.asking.blend import asks_classifier, combine, for_classifier
 from graph.asking.route import Route, Slots
 from graph.asking.rules import route as rule_route
 from graph.core.vocab import ASK_INTENTS, ASK_SUBJECTS
@@ -35,7 +36,7 @@ class RuleRouter:
 
     async def route(self, question: str) -> Route:
         ruled = rule_route(question)
-        if not ruled.unsure or self.classifier is None or self.embed is None:
+        if not asks_classifier(ruled) or self.classifier is None or self.embed is None:
             return ruled
         return combine(question, ruled, self.classifier.scores(await self.embed(for_classifier(question))))
 

@@ -165,9 +165,10 @@ def _clauses(q: Question) -> list[tuple[int, int]]:
     return [(a, b) for a, b in pairwise(cuts) if q.masked[a:b].strip(" ,.?!;")]
 
 
-def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
+def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[str, str] | None = None) -> Route:
     """The route of one question: its intent, `also`, slots and reasons. `fallback` is the intent (and
-    the reason) to take when no rule picks one, instead of search (graph/asking/blend.py)."""
+    the reason) to take when no rule picks one, instead of search (graph/asking/blend.py). `vetoed` is
+    an intent the rules must not ask for (and the reason): its markers count for nothing."""
     q = prepare(question)
     excluded = exclusions(q)
     excluded_spans = [span for _, span in excluded]
@@ -197,10 +198,16 @@ def route(question: str, fallback: tuple[str, str] | None = None) -> Route:
     described |= {id(h) for h in hits if kind_end is not None and h.marker.name in FEELING_FRAMES
                   and h.start >= kind_end}
     demoted |= described
+    if vetoed:
+        described |= {id(h) for h in hits if h.intent == vetoed[0]}
+        demoted |= described
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
     reasons = [f"{h.intent}: {h.marker.name} ({q.text[h.start:h.end]!r})" for h in heads]
-    if "historical" not in head_intents and _past_slot(q, found_window is not None, head_intents):
+    if vetoed:
+        reasons.append(vetoed[1])
+    if "historical" not in head_intents and (not vetoed or vetoed[0] != "historical") \
+            and _past_slot(q, found_window is not None, head_intents):
         head_intents.add("historical")
         reasons.append("historical: a past tense on one of the user's slots, narrowed to a time")
 

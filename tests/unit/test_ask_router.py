@@ -229,6 +229,35 @@ def test_the_classifier_decides_only_where_no_rule_does_and_only_when_confident(
     assert for_classifier("tell me about Dr. Okafor") == "tell me about Sam"
 
 
+def test_a_very_sure_classifier_overrules_a_past_value_and_no_other_rule():
+    from graph.asking.blend import asks_classifier, combine
+
+    # "used to" describing the thing asked for: the rules read a past value, a sure classifier a search.
+    q = "the cake my aunt used to bake, is the recipe saved anywhere"
+    ruled = route(q)
+    assert ruled.intent == "historical" and not ruled.unsure and asks_classifier(ruled)
+    searched = combine(q, ruled, {"search": 0.9, "historical": 0.1})
+    assert (searched.intent, searched.also, searched.slots.predicate) == ("search", (), None)
+    assert searched.reasons[0].startswith("classifier: search at 0.90 overrules the past value")
+    # Overruled for another special intent, whose slots the rules then read.
+    q = "did I enjoy living by the sea back then"
+    ruled = route(q)
+    assert ruled.intent == "historical"
+    felt = combine(q, ruled, {"sentiment": 0.85, "historical": 0.1, "search": 0.05})
+    assert (felt.intent, felt.slots.subject, felt.slots.predicate) == ("sentiment", "user", None)
+    assert "historical" not in felt.also and felt.reasons[-1].startswith("classifier: sentiment at 0.85")
+    # Less sure than that, or sure of the past value itself: the rule stands.
+    q = "where did I use to work"
+    ruled = route(q)
+    assert ruled.intent == "historical"
+    for scores in ({"search": 0.79, "historical": 0.21}, {"historical": 0.95, "search": 0.05}):
+        assert combine(q, ruled, scores) is ruled
+    # The other rules are never asked about.
+    decided = route("what did I decide about the move")
+    assert not asks_classifier(decided) and combine("what did I decide about the move", decided,
+                                                    {"search": 1.0}) is decided
+
+
 def test_the_shipped_classifier_matches_the_service_model_only():
     import numpy as np
 
