@@ -1,6 +1,6 @@
 """How well the question router picks each question's intent and slots: the rules
-(graph/asking/rules.py) and, where no rule decides, the intent classifier over the question's
-embedding (graph/asking/intents.py, blend.py), as the service routes.
+(graph/asking/rules.py) and, where no rule decides (or the rules ask for a past value), the intent
+classifier over the question's embedding (graph/asking/intents.py, blend.py), as the service routes.
 
     .venv/bin/python bench/routing_quality.py                 # the test half
     .venv/bin/python bench/routing_quality.py --split tune    # the half the router was made from
@@ -9,7 +9,7 @@ embedding (graph/asking/intents.py, blend.py), as the service routes.
     .venv/bin/python bench/routing_quality.py --record        # and write the tables into docs/benchmarks.md
 
 The labelled set is bench/datasets/questions_labelled.jsonl (its guide: questions_labelled.md):
-954 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
+1,134 questions, each with one intent, the other intents it carries (`also`) and six slots, split into
 a tuning and a test half that alternate within each intent (401 test lines), and batches written for
 the tuning half alone (bench/datasets/questions.py; `--split tune` scores them apart). The rules
 were written from the tuning half only, and the classifier was fitted on it only

@@ -1,7 +1,8 @@
 """The rules and the intent classifier together: the rules route every question they recognise (their
 markers are precise, and they fill the slots); when no rule picks an intent, the classifier over the
-question's embedding (intents.py) may, if it is confident, instead of falling back to search. The
-slots are then read by the rules for the intent picked. bench/routing_folds.py measures the blend on
+question's embedding (intents.py) may, if it is confident, instead of falling back to search; and
+when the rules ask for a past value, a very sure classifier may overrule them. The slots are then
+read by the rules for the intent picked. bench/routing_folds.py measures the blend on
 held-out folds of the tuning half. Pure."""
 from __future__ import annotations
 
