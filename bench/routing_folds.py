@@ -3,6 +3,7 @@ the tuning half of the labelled questions (the test half stays unread).
 
     .venv/bin/python bench/routing_folds.py              # held-out fold accuracy of each variant
     .venv/bin/python bench/routing_folds.py --misses     # and the held-out misses, per variant
+    .venv/bin/python bench/routing_folds.py --precision  # and the ablated rules' precision per intent they decide
     .venv/bin/python bench/routing_folds.py --record     # and write the table into docs/benchmarks.md
 
 The tuning half is split into five folds by intent and phrasing family: lines that share most of
@@ -143,8 +144,11 @@ def embed_all(questions: list[str]) -> np.ndarray:
     return SentenceTransformerEmbedder().encode([blend.for_classifier(q) for q in questions])
 
 
-def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[int, list[str]]], list[int], int]:
-    """Each variant's predicted intent per line, every line predicted by the variant made without it."""
+def evaluate(rows: list[dict], embeddings: np.ndarray,
+             decided: dict[int, str] | None = None) -> tuple[dict[str, dict[int, list[str]]], list[int], int]:
+    """Each variant's predicted intent per line, every line predicted by the variant made without it.
+    `decided`, when given, collects the intent the ablated rules decided for each held-out line they
+    decided (the lines where no rule decided are left out)."""
     fold = folds(rows)
     questions = [r["question"] for r in rows]
     learned = [intents.label(r["intent"], r["also"]) for r in rows]  # what the classifier is fitted on
@@ -161,6 +165,8 @@ def evaluate(rows: list[dict], embeddings: np.ndarray) -> tuple[dict[str, dict[i
             for i in held:
                 ruled = rules.route(questions[i])
                 scores = model.scores(embeddings[i])
+                if decided is not None and not ruled.unsure:
+                    decided[i] = ruled.intent
                 variants = {
                     "rules (ablated)": lambda r=ruled: r.intent,
                     "classifier alone": lambda s=scores: max(s, key=s.get),
@@ -193,14 +199,27 @@ def report(rows: list[dict], predicted: dict[str, dict[int, list[str]]], fold: l
     return "\n".join(lines) + "\n" + ("\n" + "\n".join(notes) + "\n" if notes else "")
 
 
+def precision(rows: list[dict], decided: dict[int, str]) -> str:
+    """How often the ablated rules are right on the held-out lines they decide, per intent decided."""
+    per: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for i, intent in decided.items():
+        per[intent][0] += rows[i]["intent"] == intent
+        per[intent][1] += 1
+    return "\n".join(["| the rules decide | right | of |", "|---|---:|---:|"] + [
+        f"| {intent} | {100 * right / n:.0f}% | {right}/{n} |" for intent, (right, n) in sorted(per.items())]) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="list the held-out misses of each variant")
+    parser.add_argument("--precision", action="store_true",
+                        help="print the ablated rules' precision on the held-out lines they decide, per intent")
     parser.add_argument("--record", action="store_true", help="write the table into docs/benchmarks.md")
     args = parser.parse_args()
     rows = load_tune()
     embeddings = embed_all([r["question"] for r in rows])
-    predicted, fold, switched = evaluate(rows, embeddings)
+    decided: dict[int, str] = {}
+    predicted, fold, switched = evaluate(rows, embeddings, decided)
     sizes = Counter(fold)
     head = (f"Run {date.today().isoformat()}, `bench/routing_folds.py`: the tuning half's {len(rows)} lines in "
             f"{FOLDS} folds by intent and phrasing family ({', '.join(str(sizes[k]) for k in range(FOLDS))} lines; "
@@ -209,6 +228,8 @@ def main() -> None:
             f"and by the classifier fitted on the other folds. Deterministic.\n\n")
     table = head + report(rows, predicted, fold, args.misses and not args.record)
     print(table)
+    if args.precision:
+        print(precision(rows, decided))
     if args.record:
         record("routing-folds", head + report(rows, predicted, fold, False))
 
