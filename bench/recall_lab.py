@@ -669,9 +669,9 @@ VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
 VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
 # The keyword side, on the shipped lift (the default search): `kw:` then stem (query terms and memory
 # words stemmed), count<mu> or mix<share> (a background prior for the IDF: KeywordSide), k<k1>b<b>.
-KW_PRIORS = {"": {}, **{f"count{m}": {"prior": "count", "mu": m} for m in (20, 50, 100, 200, 500)},
-             **{f"mix{x}": {"prior": "mix", "mix": x} for x in (0.25, 0.5, 0.75)}}
-KW_SHAPES = {f"k{k}b{b}": {"k1": k, "b": b} for k in (0.5, 0.9, 1.2, 1.6, 2.0) for b in (0.3, 0.5, 0.75, 0.9)}
+KW_PRIORS = {"": {}, **{f"count{m}": {"prior": "count", "mu": m} for m in (50, 200, 1000)},
+             **{f"mix{x}": {"prior": "mix", "mix": x} for x in (0.25, 0.5)}}
+KW_SHAPES = {f"k{k}b{b}": {"k1": k, "b": b} for k in (0.6, 1.2, 2.0) for b in (0.3, 0.75, 1.0)}
 
 
 def kw_variant(name: str) -> Config:
