@@ -79,11 +79,12 @@ class CandidateSearch:
         return found
 
     async def keyword(self, terms: list[str], visibility: Visibility, pool: int) -> Candidates:
-        """A small tenant is scanned for the terms; a large one goes through the full-text index."""
+        """A small tenant's stored stems are scanned for the terms (stems: keywords.stems); a large
+        one goes through the full-text index over them."""
         params = visibility.params()
         if not self.hints.is_large(visibility.key):
             row = await self.runner.read_one("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                             patterns=keywords.patterns(terms), needles=list(terms), **params)
+                                             needles=keywords.needles(terms), **params)
             if row["candidates"] <= self.exact_scan_max:
                 # Scored over the shown memories only, so explain's extra rows never move a score.
                 shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]

@@ -242,7 +242,9 @@ class RetrievalService:
     async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
         shown = Visibility.of(query)
         pool = pool_size(query.limit)
-        terms = keywords.terms(query.text)
+        # Keyword search matches stems; explain names the query's words they came from.
+        said = keywords.stems(keywords.terms(query.text))
+        terms = list(said)
 
         async def vector_side() -> tuple[list[float], Candidates]:
             vec = embedding if isinstance(embedding, list) else await embedding
@@ -273,7 +275,7 @@ class RetrievalService:
                 continue
             evidence_of[id_] = (evidence, f)
             ranked.append(_Ranked(id_, scored.relevance, f.similarity, evidence.keyword, scored.signals,
-                                  scored.composite, tuple(matched), f.threaded))
+                                  scored.composite, tuple(said[t] for t in matched), f.threaded))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
         ranked = sorted(ranked, key=order)
         if self.neighbour_lift > 0 and any(r.threaded for r in ranked[:neighbours.TOP]):
@@ -297,7 +299,7 @@ class RetrievalService:
                     for h in hits]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
-        meta = self._meta(query, vector, keyword, below, len(hits), terms) if query.explain else None
+        meta = self._meta(query, vector, keyword, below, len(hits), list(said.values())) if query.explain else None
         return SearchResult(hits=hits, weights=weights, visibility=shown, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
 
