@@ -46,6 +46,7 @@ from bench.datasets import madial, realmem, realtalk
 from bench.datasets.common import Dataset, Question, Turn, split
 from graph.beliefs.trust import compute_trust
 from graph.core.vocab import DEFAULT_SOURCE
+from graph.language import stems as stemming
 from graph.retrieval import fusion, keywords, when
 from graph.retrieval.bm25 import K1, B
 from graph.retrieval.rerank import Weights, composite, signals
@@ -338,15 +339,7 @@ def term_idf(n: int, df: int, frequency: float, average: float, kw: KeywordSide)
     return (1 - kw.mix) * own + kw.mix * background
 
 
-_STEMMER = None
-
-
-def stems(words: list[str]) -> list[str]:
-    global _STEMMER
-    if _STEMMER is None:
-        import Stemmer
-        _STEMMER = Stemmer.Stemmer("english")
-    return _STEMMER.stemWords(words)
+stems = stemming.stem  # the service's stemmer
 
 
 _FREQUENCY: dict[str, float] = {}

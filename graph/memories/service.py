@@ -26,11 +26,11 @@ from graph.core.vocab import (
     STATUSES,
 )
 from graph.embedding.encoder import AsyncEncoder
+from graph.language import stems
 from graph.memories.model import Memory, MemoryPatch, Page, PatchResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import PATCH_INSTANTS, check_patch, metadata_json
 from graph.memories.secrets import check_mode, refuse, screen_changes
-from graph.language import stems
 from graph.memories.sentiment import sentiment_of
 from graph.store.gateway import GraphRunner, Tx
 

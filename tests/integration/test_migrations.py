@@ -96,13 +96,13 @@ def test_start_up_replaces_the_older_full_text_indexes(services, run):
         return {row["name"] for row in backend.arcadedb.sql("SELECT name FROM schema:indexes")["result"]}
 
     if backend.is_neo4j:
-        for statement in ("CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text]",
-                          "CREATE FULLTEXT INDEX memory_text_by_tenant IF NOT EXISTS FOR (m:Memory) "
-                          "ON EACH [m.text, m.tenant_token]"):
+        for fields in ("[m.text]", "[m.text, m.tenant_token]"):
+            name = "memory_text" if fields == "[m.text]" else "memory_text_by_tenant"
+            statement = f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (m:Memory) ON EACH {fields}"
             run(lambda statement=statement: backend.driver.execute_query(statement, database_=backend.database))
     else:
-        backend.arcadedb.sql("CREATE INDEX memory_text IF NOT EXISTS ON Memory (text) FULL_TEXT")
-        backend.arcadedb.sql("CREATE INDEX memory_text_by_tenant IF NOT EXISTS ON Memory (text, tenant_token) FULL_TEXT")
+        for name, fields in (("memory_text", "text"), ("memory_text_by_tenant", "text, tenant_token")):
+            backend.arcadedb.sql(f"CREATE INDEX {name} IF NOT EXISTS ON Memory ({fields}) FULL_TEXT")
     assert {"memory_text", "memory_text_by_tenant", "memory_stems_by_tenant"} <= index_names()
 
     run(apply_schema, services.runner, backend, services.encoder.embedder.name, services.encoder.dimensions)
