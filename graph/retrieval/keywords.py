@@ -3,9 +3,11 @@
 Terms are lower-cased words without English function words: Lucene's standard analyzer keeps
 stop words, so "what is the budget" would otherwise match nearly every memory through "the"
 and "is", costing a scan of the index and drowning the one term that matters. Keyword search
-matches their stems against the stems each memory stores (graph/language/stems.py): `stems`
+matches their stems against the stems each memory stores (graph/language/stems.py): `stemmed`
 gives a search's terms as stems, each with the query's word it came from."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from graph.core.tenant_token import tenant_token
 from graph.language import stems as stemming
@@ -34,13 +36,26 @@ def terms(text: str) -> list[str]:
     return (content or all_words)[:MAX_TERMS]
 
 
-def stems(query_terms: list[str]) -> dict[str, str]:
-    """The terms' distinct stems, in order, each with the first term it came from ("hiking hikes"
-    is one term, `hike`): what keyword search matches, and the word explain shows for it."""
-    out: dict[str, str] = {}
+@dataclass(frozen=True)
+class Terms:
+    """A search's keyword terms: distinct stems, in order (what keyword search matches), and the
+    query's first word of each (what explain shows)."""
+    stems: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+
+    def __len__(self) -> int:
+        return len(self.stems)
+
+    def word(self, term_stem: str) -> str:
+        return self.words[self.stems.index(term_stem)]
+
+
+def stemmed(query_terms: list[str]) -> Terms:
+    """The terms as keyword search matches them: "hiking hikes" is one term, `hike`."""
+    words: dict[str, str] = {}
     for term, term_stem in zip(query_terms, stemming.stem(query_terms), strict=True):
-        out.setdefault(term_stem, term)
-    return out
+        words.setdefault(term_stem, term)
+    return Terms(tuple(words), tuple(words.values()))
 
 
 def lucene_query(term_stems: list[str], agent: str) -> str | None:

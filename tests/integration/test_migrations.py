@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from graph.core.tenant_token import tenant_token
-from graph.retrieval import SearchQuery, Visibility
+from graph.retrieval import SearchQuery, Visibility, keywords
 from graph.store.schema import apply_migrations, apply_schema, key_memories_by_tenant, stem_memories
 from tests.helpers import store_many
 
@@ -44,11 +44,11 @@ def test_memories_stored_before_tenant_tokens_are_keyed_and_found_by_keyword_sea
     filters = Visibility.of(SearchQuery(agent=agent, text="heronry"), explain=False)
     candidates.hints.mark(filters.key, large=True)  # through the full-text index
     try:
-        assert run(candidates.keyword, ["heronri"], filters, 10).found == {}
+        assert run(candidates.keyword, keywords.stemmed(["heronry"]), filters, 10).found == {}
 
         run(key_memories_by_tenant, services.runner)
 
-        assert list(run(candidates.keyword, ["heronri"], filters, 10).found) == [stored[0]["id"]]
+        assert list(run(candidates.keyword, keywords.stemmed(["heronry"]), filters, 10).found) == [stored[0]["id"]]
     finally:
         candidates.hints.mark(filters.key, large=False)
     assert cypher("MATCH (m:Memory {agent: $a}) RETURN collect(DISTINCT m.tenant_token) AS t",
@@ -63,7 +63,7 @@ def test_memories_stored_before_stems_are_stemmed_and_found_by_keyword_search(cl
     cypher("MATCH (m:Memory) WHERE m.agent IN [$a, $a + '-other'] REMOVE m.stems", a=agent)  # as stored before
     candidates = services.retrieval.candidates
     filters = Visibility.of(SearchQuery(agent=agent, text="hikes"), explain=False)
-    assert run(candidates.keyword, ["hike"], filters, 10).found == {}
+    assert run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found == {}
 
     run(stem_memories, services.runner)
 
@@ -72,10 +72,10 @@ def test_memories_stored_before_stems_are_stemmed_and_found_by_keyword_search(cl
          {"id": stored[1]["id"], "stems": " the user sold old kayak "}], key=lambda r: r["id"])
     assert cypher("MATCH (m:Memory {agent: $a}) RETURN m.stems AS stems", a=f"{agent}-other") == [
         {"stems": " hike boot for sale "}]
-    assert list(run(candidates.keyword, ["hike"], filters, 10).found) == [stored[0]["id"]]  # the scan
+    assert list(run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found) == [stored[0]["id"]]  # the scan
     candidates.hints.mark(filters.key, large=True)  # through the full-text index
     try:
-        assert list(run(candidates.keyword, ["hike"], filters, 10).found) == [stored[0]["id"]]
+        assert list(run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found) == [stored[0]["id"]]
     finally:
         candidates.hints.mark(filters.key, large=False)
     assert other  # the other tenant's memory was stemmed, and never this tenant's hit

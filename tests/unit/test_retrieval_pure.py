@@ -27,7 +27,7 @@ from graph.retrieval.fusion import (
     keyword_weight,
     relevance,
 )
-from graph.retrieval.keywords import hits, lucene_query, needles, stems, terms
+from graph.retrieval.keywords import hits, lucene_query, needles, stemmed, terms
 from graph.retrieval.lucene import escape
 from graph.retrieval.rerank import Weights, composite, recency, refers_to, signals
 
@@ -174,10 +174,12 @@ def test_a_tenant_token_is_one_lower_case_term_per_agent():
 def test_keyword_needles_match_whole_stems_of_any_form():
     [budget] = needles(["budget"])
     assert budget in stored("the quarterly Budgets,\nagain") and budget not in stored("a budgie")
-    [hike] = needles(list(stems(["hiking"])))
+    [hike] = needles(list(stemmed(["hiking"]).stems))
     assert all(hike in stored(t) for t in ("We hiked", "a long hike", "Hikes!")) and hike not in stored("hiker")
     # A query's words that share a stem are one term, shown as the first of them.
-    assert stems(["hiking", "hikes", "preferences", "prefers"]) == {"hike": "hiking", "prefer": "preferences"}
+    said = stemmed(["hiking", "hikes", "preferences", "prefers"])
+    assert (said.stems, said.words) == (("hike", "prefer"), ("hiking", "preferences"))
+    assert said.word("prefer") == "preferences"
 
 
 def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
@@ -187,7 +189,7 @@ def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
     assert lucene_query([], "agent-1") is None
     token = tenant_token("agent-1")
     assert lucene_query(["budget", "trip"], "agent-1") == f"+tenant_token:{token}^0 +stems:(budget trip)"
-    said = list(stems(["budget", "trip", "paris"]))
+    said = list(stemmed(["budget", "trip", "paris"]).stems)
     assert hits(said, "Budget: $750 for the Paris-trip") == ["budget", "trip", "pari"]
     assert hits(["budget", "hike"], "budgets for hiking") == ["budget", "hike"]
     assert hits(["budget"], "a budgie") == []
