@@ -4,7 +4,7 @@ neighbour expansion and query rewriting can be compared on the tuning halves in 
 of a service run per idea. Nothing here runs in the service.
 
     .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR]
-        [--reps text,prev1] [--variants base,neighbours|ideas] [--half tuning|test|both]
+        [--reps text,prev1] [--variants base,neighbours|ideas|kwgrid|kw:stem] [--half tuning|test|both]
         [--weights shipped|fitted|both [--fit-on REALTALK,RealMem]]
 
 What it re-enacts, per question, in the question's tenant (one conversation or persona):
@@ -733,7 +733,8 @@ def main() -> None:
     parser.add_argument("--reps", default="text", help=f"vector representations, of {', '.join(REPS)}; "
                                                        "rep/kwrep indexes the keyword side with another")
     parser.add_argument("--variants", default="base", help=f"of {', '.join(VARIANTS)}; `ideas`: the shipped lift "
-                                                            "and each idea on it")
+                                                            "and each idea on it; `kwgrid`: the keyword side's grid; "
+                                                            "kw:<parts> one keyword variant (kw_variant)")
     parser.add_argument("--half", default="tuning", choices=("tuning", "test", "both"))
     parser.add_argument("--weights", default="shipped", choices=("shipped", "fitted", "both"),
                         help="the fusion's weights: as shipped (fitted on MiniLM), fitted for --model on the "
