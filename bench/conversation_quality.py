@@ -147,11 +147,11 @@ async def evaluate(services: Services, ds: Dataset, ids: dict[str, str], agent_o
                 retrieval.neighbour_lift = lift
             row["modes"][WITHOUT_NEIGHBOURS] = [h.memory.id for h in result.hits if h.memory.id != own][:10]
         filters = Visibility.of(SearchQuery(agent=agent, text=q.text, event_before=q.before), explain=False)
-        terms = keywords.terms(q.text)
+        terms = keywords.stemmed(keywords.terms(q.text))  # as the service searches: stems
         vector = await again_past_regex_budget(retrieval.candidates.vector, emb, filters, POOL)
         keyword = (await again_past_regex_budget(retrieval.candidates.keyword, terms, filters, POOL)).found \
             if terms else {}
-        row["pool"] = fusion_fit.pool(vector.found, keyword, terms, own, POOL)
+        row["pool"] = fusion_fit.pool(vector.found, keyword, list(terms.stems), own, POOL)
         rows.append(row)
     return rows
 

@@ -4,7 +4,7 @@ neighbour expansion and query rewriting can be compared on the tuning halves in 
 of a service run per idea. Nothing here runs in the service.
 
     .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR]
-        [--reps text,prev1] [--variants base,neighbours|ideas] [--half tuning|test|both]
+        [--reps text,prev1] [--variants base,neighbours|ideas|kwgrid|kw:stem] [--half tuning|test|both]
         [--weights shipped|fitted|both [--fit-on REALTALK,RealMem]]
 
 What it re-enacts, per question, in the question's tenant (one conversation or persona):
@@ -46,6 +46,7 @@ from bench.datasets import madial, realmem, realtalk
 from bench.datasets.common import Dataset, Question, Turn, split
 from graph.beliefs.trust import compute_trust
 from graph.core.vocab import DEFAULT_SOURCE
+from graph.language import stems as stemming
 from graph.retrieval import fusion, keywords, when
 from graph.retrieval.bm25 import K1, B
 from graph.retrieval.rerank import Weights, composite, signals
@@ -134,6 +135,8 @@ class Tenant:
     emb: np.ndarray | None = None
     postings: dict[str, np.ndarray] = field(default_factory=dict)
     tokens: list[set[str]] = field(default_factory=list)
+    stemmed: dict[str, np.ndarray] = field(default_factory=dict)  # postings of stemmed words
+    stem_tokens: list[set[str]] = field(default_factory=list)
     lengths: np.ndarray = field(default_factory=lambda: np.zeros(0))
     average: float = 1.0
     speakers: set[str] | None = None
@@ -172,6 +175,12 @@ class Tenant:
             for w in toks:
                 postings[w].append(i)
         self.postings = {w: np.array(v) for w, v in postings.items()}
+        self.stem_tokens = [set(stems(sorted(toks))) for toks in self.tokens]
+        stemmed: dict[str, list[int]] = defaultdict(list)
+        for i, toks in enumerate(self.stem_tokens):
+            for w in toks:
+                stemmed[w].append(i)
+        self.stemmed = {w: np.array(v) for w, v in stemmed.items()}
         self.lengths = np.array([len(t.split(" ")) for t in texts], dtype=float)
         self.average = float(self.lengths.mean()) if len(texts) else 1.0
 
@@ -271,26 +280,93 @@ def visible(t: Tenant, q: Question) -> np.ndarray:
     return mask
 
 
-def bm25(t: Tenant, terms: list[str], weights: dict[str, float] | None = None) -> dict[int, tuple[float, int]]:
+def bm25(t: Tenant, terms: list[str], weights: dict[str, float] | None = None,
+         kw: KeywordSide | None = None, background: dict[str, float] | None = None) -> dict[int, tuple[float, int]]:
     """Memory -> (BM25 over the tenant, query terms held): graph/retrieval/bm25.py's formula; a
-    term's weight scales its IDF (pseudo-relevance feedback adds terms at less than 1)."""
+    term's weight scales its IDF (pseudo-relevance feedback adds terms at less than 1). `kw` varies
+    the keyword side (stemming, k1 and b, a background prior for the IDF from `background`: each
+    term's share of English text, wordfreq's)."""
+    kw = kw or KeywordSide()
     scores: dict[int, float] = defaultdict(float)
     held: dict[int, int] = defaultdict(int)
     n = len(t.turns)
+    postings = t.stemmed if kw.stem else t.postings
     for term in terms:
-        docs = t.postings.get(term)
+        docs = postings.get(term)
         if docs is None:
             continue
-        idf = math.log(1 + (n - len(docs) + 0.5) / (len(docs) + 0.5)) * (weights or {}).get(term, 1.0)
-        norm = (K1 + 1) / (1 + K1 * (1 - B + B * t.lengths[docs] / t.average))
+        idf = term_idf(n, len(docs), (background or {}).get(term, 0.0), t.average, kw)
+        idf *= (weights or {}).get(term, 1.0)
+        norm = (kw.k1 + 1) / (1 + kw.k1 * (1 - kw.b + kw.b * t.lengths[docs] / t.average))
         for d, s in zip(docs.tolist(), (idf * norm).tolist(), strict=True):
             scores[d] += s
             held[d] += 1
     return {d: (s, held[d]) for d, s in scores.items()}
 
 
+@dataclass(frozen=True)
+class KeywordSide:
+    """How keyword terms are matched and weighed. stem: query terms and memory words both Snowball-
+    stemmed (English). k1, b: BM25's. prior: a tenant-independent background for each term's IDF,
+    from the term's frequency in English text (wordfreq): `mu` pseudo-memories of the tenant's
+    average length, each holding the term with the chance that background gives, added to the
+    tenant's counts (prior "count"), or the IDF a `mix` of the way from the tenant's to that
+    background collection's alone (prior "mix")."""
+    stem: bool = False
+    k1: float = K1
+    b: float = B
+    prior: str = ""  # "", count or mix
+    mu: float = 0.0
+    mix: float = 0.0
+
+
+BACKGROUND_DOCS = 1_000_000  # the background collection's size, for prior "mix"
+FLOOR_FREQUENCY = 1e-8  # wordfreq's 0 (an unseen word): rarer than anything it lists
+
+
+def term_idf(n: int, df: int, frequency: float, average: float, kw: KeywordSide) -> float:
+    """Lucene's IDF over the tenant, with kw's background prior."""
+    own = math.log(1 + (n - df + 0.5) / (df + 0.5))
+    if not kw.prior:
+        return own
+    # The chance that a memory of the tenant's average length holds the word at least once.
+    held = 1 - (1 - max(frequency, FLOOR_FREQUENCY)) ** max(1.0, average)
+    if kw.prior == "count":
+        n2, df2 = n + kw.mu, df + kw.mu * held
+        return math.log(1 + (n2 - df2 + 0.5) / (df2 + 0.5))
+    df0 = BACKGROUND_DOCS * held
+    background = math.log(1 + (BACKGROUND_DOCS - df0 + 0.5) / (df0 + 0.5))
+    return (1 - kw.mix) * own + kw.mix * background
+
+
+stems = stemming.stem  # the service's stemmer
+
+
+_FREQUENCY: dict[str, float] = {}
+
+
+def frequency(word: str) -> float:
+    if word not in _FREQUENCY:
+        import wordfreq
+        _FREQUENCY[word] = wordfreq.word_frequency(word, "en")
+    return _FREQUENCY[word]
+
+
+def query_terms(text: str, kw: KeywordSide) -> tuple[list[str], dict[str, float]]:
+    """The question's keyword terms as kw matches them, and each one's background frequency (a
+    stem's: the most frequent of the question's words that stem to it)."""
+    plain = keywords.terms(text)
+    if not kw.stem:
+        return plain, {w: frequency(w) for w in plain} if kw.prior else {}
+    out: dict[str, float] = {}
+    for w, s in zip(plain, stems(plain), strict=True):
+        out[s] = max(out.get(s, 0.0), frequency(w) if kw.prior else 0.0)
+    return list(out), out
+
+
 @dataclass
 class Config:
+    kw: KeywordSide = KeywordSide()
     neighbours: float = 0.0  # weight of the better neighbour's relevance
     neighbour_top: int = 10  # the best this many bring their neighbours into the pool
     neighbour_mode: str = "add"  # add: rel + w x best neighbour; max: max(rel, w x best neighbour); lift
@@ -315,20 +391,22 @@ class Config:
 
 
 def retrieve(t: Tenant, qv: np.ndarray, mask: np.ndarray, terms: list[str],
-             term_weights: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray, list]:
+             term_weights: dict[str, float] | None = None, kw: KeywordSide | None = None,
+             background: dict[str, float] | None = None) -> tuple[np.ndarray, np.ndarray, list]:
     """Each retriever's best POOL among the shown memories: the vector side's indices (best first)
     with every cosine, and the keyword side's (memory, (BM25, terms held)), best first."""
     cos = t.emb @ qv
     shown = np.flatnonzero(mask)
     order = shown[np.argsort(-cos[shown], kind="stable")][:POOL]
-    found = {d: v for d, v in bm25(t, terms, term_weights).items() if mask[d]}
+    found = {d: v for d, v in bm25(t, terms, term_weights, kw, background).items() if mask[d]}
     best = sorted(found.items(), key=lambda kv: (-kv[1][0], t.keys[kv[0]]))[:POOL]
     return order, cos, best
 
 
 def fuse(t: Tenant, q: Question, qv: np.ndarray, cfg: Config, mask: np.ndarray,
-         terms: list[str], term_weights: dict[str, float] | None = None) -> tuple[dict[int, Candidate], float]:
-    order, cos, best = retrieve(t, qv, mask, terms, term_weights)
+         terms: list[str], term_weights: dict[str, float] | None = None,
+         background: dict[str, float] | None = None) -> tuple[dict[int, Candidate], float]:
+    order, cos, best = retrieve(t, qv, mask, terms, term_weights, cfg.kw, background)
     cands = {int(i): Candidate(int(i), cos=float(cos[i])) for i in order}
     floor = fusion.cosine_floor([c.cos for c in cands.values()], POOL)
     for d, (score, held) in best:
@@ -373,8 +451,8 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
     if not cfg.date_terms:
         for w in spans:
             text = text.replace(w.text, " ")
-    terms = keywords.terms(text)
-    cands, floor = fuse(t, q, qv, cfg, mask, terms)
+    terms, background = query_terms(text, cfg.kw)
+    cands, floor = fuse(t, q, qv, cfg, mask, terms, background=background)
     if spans and (cfg.date_bonus or cfg.date_pool):
         inside = np.array([any(w.holds(turn.event_at) for w in spans) for turn in t.turns]) & mask
         if cfg.date_pool:
@@ -582,6 +660,32 @@ IDEAS: dict[str, tuple[str, tuple[float, ...], dict]] = {
 VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
              for name, (key, values, extra) in IDEAS.items() for v in values}
 VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
+# The keyword side, on the shipped lift (the default search): `kw:` then stem (query terms and memory
+# words stemmed), count<mu> or mix<share> (a background prior for the IDF: KeywordSide), k<k1>b<b>.
+KW_PRIORS = {"": {}, **{f"count{m}": {"prior": "count", "mu": m} for m in (50, 200, 1000)},
+             **{f"mix{x}": {"prior": "mix", "mix": x} for x in (0.25, 0.5)}}
+KW_SHAPES = {f"k{k}b{b}": {"k1": k, "b": b} for k in (0.6, 1.2, 2.0) for b in (0.3, 0.75, 1.0)}
+
+
+def kw_variant(name: str) -> Config:
+    """kw:stem+count50+k0.9b0.5 and the like; parts in any order, each optional."""
+    side: dict = {}
+    for part in name.removeprefix("kw:").split("+"):
+        if part == "stem":
+            side["stem"] = True
+        elif part in KW_PRIORS:
+            side |= KW_PRIORS[part]
+        elif part in KW_SHAPES:
+            side |= KW_SHAPES[part]
+        elif part != "plain":
+            raise SystemExit(f"unknown keyword part {part!r}")
+    return Config(**SHIPPED_LIFT, kw=KeywordSide(**side))
+
+
+def kw_grid() -> list[str]:
+    """Each part alone, then stemming with each prior and each shape."""
+    alone = ["kw:plain", "kw:stem", *(f"kw:{p}" for p in KW_PRIORS if p), *(f"kw:{s}" for s in KW_SHAPES)]
+    return alone + [f"kw:stem+{p}" for p in KW_PRIORS if p] + [f"kw:stem+{s}" for s in KW_SHAPES]
 
 
 FIT_DATASETS = "REALTALK,RealMem"  # what the shipped weights were fitted on (graph/retrieval/fusion.py)
@@ -611,7 +715,10 @@ def variant_names(spec: str) -> list[str]:
     """Comma-separated names; `ideas` stands for the shipped lift and every idea built on it."""
     out: list[str] = []
     for name in spec.split(","):
-        out += ["base", "lift0.9-5-w2", *(v for v in VARIANTS if v.startswith("lift+"))] if name == "ideas" else [name]
+        if name == "ideas":
+            out += ["base", "lift0.9-5-w2", *(v for v in VARIANTS if v.startswith("lift+"))]
+        else:
+            out += kw_grid() if name == "kwgrid" else [name]
     return out
 
 
@@ -626,7 +733,8 @@ def main() -> None:
     parser.add_argument("--reps", default="text", help=f"vector representations, of {', '.join(REPS)}; "
                                                        "rep/kwrep indexes the keyword side with another")
     parser.add_argument("--variants", default="base", help=f"of {', '.join(VARIANTS)}; `ideas`: the shipped lift "
-                                                            "and each idea on it")
+                                                            "and each idea on it; `kwgrid`: the keyword side's grid; "
+                                                            "kw:<parts> one keyword variant (kw_variant)")
     parser.add_argument("--half", default="tuning", choices=("tuning", "test", "both"))
     parser.add_argument("--weights", default="shipped", choices=("shipped", "fitted", "both"),
                         help="the fusion's weights: as shipped (fitted on MiniLM), fitted for --model on the "
@@ -654,7 +762,8 @@ def main() -> None:
                 for half in halves:
                     cells, recalls = [], []
                     for lab in labs:
-                        r, m, _ = evaluate(lab, replace(VARIANTS[variant], fusion_weights=w), half)
+                        cfg = kw_variant(variant) if variant.startswith("kw:") else VARIANTS[variant]
+                        r, m, _ = evaluate(lab, replace(cfg, fusion_weights=w), half)
                         cells.append(f"{r:.3f} / {m:.3f}")
                         recalls.append(r)
                     print(f"| {spec} | {label} | {variant} | {half} | " + " | ".join(cells)

@@ -5,12 +5,13 @@
 // counted; `candidates` equal to $scan_cap means the tenant is larger and the index should answer, so
 // then none is matched (hits empty): a tenant's first search in a process tries this scan before it
 // knows the tenant's size.
-// $patterns are whole-word regular expressions, one per query term (lower case), and $needles the
-// terms themselves: a memory is tried against a term's pattern only when it contains the term, because
-// ArcadeDB gives all of a statement's regular expressions one budget (arcadedb.command.regexTimeout,
-// 1 s), which 500 long memories times 30 terms of a long query exhausted on busy cores. Each hit says
-// which terms it holds and how many words it has; the caller scores them with BM25 over the tenant.
-// params: scan_cap, patterns, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
+// $needles are the query's stems, each between spaces, looked for in the stems each memory stores
+// (graph/language/stems.py), so a stem matches whole and "hiking" finds "hike", as the full-text index
+// does for a large tenant; no regular expression (ArcadeDB gives all of a statement's one budget,
+// arcadedb.command.regexTimeout, which whole-word patterns over 500 long memories once exhausted).
+// Each hit says which stems it holds and how many words its text has; the caller scores them with BM25
+// over the tenant.
+// params: scan_cap, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: one
 MATCH (m:Memory {agent: $agent})
 WHERE m.status IN $statuses
@@ -21,8 +22,7 @@ WITH collect(m) AS pool, avg(size(split(m.text, ' '))) AS average_words
 UNWIND CASE WHEN 0 < size(pool) < $scan_cap THEN pool ELSE [null] END AS m
 WITH size(pool) AS candidates, average_words, m,
      CASE WHEN m IS NULL THEN [] ELSE
-       [i IN range(0, size($patterns) - 1)
-          WHERE toLower(m.text) CONTAINS $needles[i] AND toLower(m.text) =~ $patterns[i]] END AS matched
+       [i IN range(0, size($needles) - 1) WHERE m.stems CONTAINS $needles[i]] END AS matched
 WITH candidates, average_words, m, matched, CASE
   WHEN m IS NULL THEN 'not_scored'
   // include: retrieval/visibility

@@ -1,7 +1,8 @@
 // Keyword (BM25) candidates of a large tenant, scored over the tenant's own memories: a term's weight
 // comes from how many of this tenant's memories hold it, never from other tenants' (the full-text
 // index keeps one set of statistics for the whole graph). Each of $queries asks the index for the
-// tenant's memories holding one query term (it requires the tenant's token, graph/retrieval/keywords.py),
+// tenant's memories holding one query term's stem in their stored stems (graph/language/stems.py; the
+// query requires the tenant's token, graph/retrieval/keywords.py),
 // at most $cap of them; how many answered is the term's document frequency. The tenant's size
 // ($memories) and average length in words ($average_words) come from retrieval/keyword_stats, read
 // apart and kept a few seconds by the caller (graph/retrieval/keyword_stats.py). The score is
@@ -16,7 +17,7 @@
 // returns: one
 UNWIND range(0, size($queries) - 1) AS i
 CALL (i) {
-  CALL db.index.fulltext.queryNodes('memory_text_by_tenant', $queries[i], {limit: $cap}) YIELD node
+  CALL db.index.fulltext.queryNodes('memory_stems_by_tenant', $queries[i], {limit: $cap}) YIELD node
   WITH node
   WHERE node.agent = $agent
   RETURN collect([node.id, size(split(node.text, ' '))]) AS posting

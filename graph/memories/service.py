@@ -26,6 +26,7 @@ from graph.core.vocab import (
     STATUSES,
 )
 from graph.embedding.encoder import AsyncEncoder
+from graph.language import stems
 from graph.memories.model import Memory, MemoryPatch, Page, PatchResult
 from graph.memories.records import memory_from_map
 from graph.memories.rules import PATCH_INSTANTS, check_patch, metadata_json
@@ -66,6 +67,7 @@ class MemoryService:
         if "text" in changes:
             changes["embedding"] = (await self.encoder.encode_one(changes["text"])).tolist()
             changes["sentiment"] = sentiment_of(changes["text"])
+            changes["stems"] = stems.stored(changes["text"])
         if "metadata" in changes:
             changes["metadata"] = metadata_json(changes["metadata"], "metadata")
 

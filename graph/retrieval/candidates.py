@@ -78,12 +78,13 @@ class CandidateSearch:
             found = await self._via_index(embedding, visibility, pool)
         return found
 
-    async def keyword(self, terms: list[str], visibility: Visibility, pool: int) -> Candidates:
-        """A small tenant is scanned for the terms; a large one goes through the full-text index."""
+    async def keyword(self, terms: keywords.Terms, visibility: Visibility, pool: int) -> Candidates:
+        """A small tenant's stored stems are scanned for the terms (keywords.stemmed); a large
+        one goes through the full-text index over them."""
         params = visibility.params()
         if not self.hints.is_large(visibility.key):
             row = await self.runner.read_one("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                             patterns=keywords.patterns(terms), needles=list(terms), **params)
+                                             needles=keywords.needles(list(terms.stems)), **params)
             if row["candidates"] <= self.exact_scan_max:
                 # Scored over the shown memories only, so explain's extra rows never move a score.
                 shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
@@ -92,7 +93,7 @@ class CandidateSearch:
             self.hints.mark(visibility.key, large=True)
         # One index query per term, each naming the tenant (graph/core/tenant_token.py): its answer is
         # the term's postings in this tenant, so BM25 is scored over the tenant alone, as above.
-        queries = [q for q in (keywords.lucene_query([t], visibility.agent) for t in terms) if q is not None]
+        queries = [q for q in (keywords.lucene_query([t], visibility.agent) for t in terms.stems) if q is not None]
         if not queries:
             return Candidates(found={})
         stats = await self.stats.of(visibility.agent)

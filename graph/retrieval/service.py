@@ -242,7 +242,8 @@ class RetrievalService:
     async def _search(self, query: SearchQuery, embedding: list[float] | Awaitable[list[float]]) -> SearchResult:
         shown = Visibility.of(query)
         pool = pool_size(query.limit)
-        terms = keywords.terms(query.text)
+        # Keyword search matches stems; explain names the query's words they came from.
+        terms = keywords.stemmed(keywords.terms(query.text))
 
         async def vector_side() -> tuple[list[float], Candidates]:
             vec = embedding if isinstance(embedding, list) else await embedding
@@ -261,7 +262,7 @@ class RetrievalService:
         for id_, f in found.items():
             matched: list[str] = []
             if id_ in keyword.found:
-                matched = keywords.hits(terms, keyword.found[id_].text or "")
+                matched = keywords.hits(list(terms.stems), keyword.found[id_].text or "")
                 bm25, coverage = keyword.found[id_].score, len(matched) / len(terms)
                 evidence = Evidence(f.similarity, floor, bm25, coverage, keyword_score(bm25, best_bm25, coverage),
                                     len(terms))
@@ -273,7 +274,7 @@ class RetrievalService:
                 continue
             evidence_of[id_] = (evidence, f)
             ranked.append(_Ranked(id_, scored.relevance, f.similarity, evidence.keyword, scored.signals,
-                                  scored.composite, tuple(matched), f.threaded))
+                                  scored.composite, tuple(terms.word(t) for t in matched), f.threaded))
         order = (lambda r: (-r.composite, -r.score, r.id)) if query.rerank else (lambda r: (-r.score, r.id))
         ranked = sorted(ranked, key=order)
         if self.neighbour_lift > 0 and any(r.threaded for r in ranked[:neighbours.TOP]):
@@ -297,7 +298,7 @@ class RetrievalService:
                     for h in hits]
         if query.track_access:
             self.access.record(query.agent, [h.memory.id for h in hits])
-        meta = self._meta(query, vector, keyword, below, len(hits), terms) if query.explain else None
+        meta = self._meta(query, vector, keyword, below, len(hits), list(terms.words)) if query.explain else None
         return SearchResult(hits=hits, weights=weights, visibility=shown, strategy=vector.strategy, meta=meta,
                             best_similarity=best_cosine)
 

@@ -4,8 +4,8 @@ A hard delete removes a memory from the graph at once, but the databases keep by
 for a while: in their write-ahead logs, in index files, in the free space of their pages. What an
 operator can force depends on the backend, and `compact` says what it did and what remains.
 
-- Embedded ArcadeDB: `CHECK DATABASE COMPRESS` gives pages' holes back; `REBUILD INDEX memory_text_by_tenant`
-  writes the full-text index anew, without the keys of deleted texts (its LSM tree keeps them until
+- Embedded ArcadeDB: `CHECK DATABASE COMPRESS` gives pages' holes back; `REBUILD INDEX memory_stems_by_tenant`
+  writes the full-text index anew, without the keys of deleted texts' stems (its LSM tree keeps them until
   it compacts itself); closing and opening the database flushes every page and retires the
   write-ahead files (`txlog_*.wal`). Measured: a deleted memory's text is in no file of the data
   directory afterwards. The database is closed for well under a second; a request caught in that
@@ -24,7 +24,7 @@ from graph.store.backends.embedded_arcadedb import DATABASE
 
 ARCADEDB_STEPS = (
     ("sql", "CHECK DATABASE COMPRESS"),
-    ("sql", "REBUILD INDEX memory_text_by_tenant"),
+    ("sql", "REBUILD INDEX memory_stems_by_tenant"),
     ("server", f"close database {DATABASE}"),
     ("server", f"open database {DATABASE}"),
 )

@@ -18,6 +18,7 @@ from neo4j.exceptions import Neo4jError
 from graph.core.errors import SchemaMismatch, StartupError
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso, utcnow
+from graph.language import stems
 from graph.store.backends.connect import Backend
 from graph.store.gateway import GraphRunner
 
@@ -64,6 +65,18 @@ async def key_memories_by_tenant(runner: GraphRunner, batch: int = 10_000) -> No
         log.info("tenant tokens given to the memories of %d tenant(s)", len(rows))
 
 
+async def stem_memories(runner: GraphRunner, batch: int = 1_000) -> None:
+    """Give memories stored before keyword search matched stems their stems (graph/language/stems.py),
+    in batches of one tenant's memories. Driven from Python, as tenant tokens are: Cypher has no
+    stemmer. A no-op once every memory has them."""
+    while rows := await runner.read("store/migrations/memory_stems/unstemmed_agents", limit=100):
+        for agent in (r["agent"] for r in rows):
+            while memories := await runner.read("store/migrations/memory_stems/unstemmed", agent=agent, limit=batch):
+                stemmed = [{"id": m["id"], "stems": stems.stored(m["text"] or "")} for m in memories]
+                await runner.write("store/migrations/memory_stems/set", agent=agent, rows=stemmed)
+        log.info("stems given to the memories of %d tenant(s)", len(rows))
+
+
 async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:
     async with applying_alone(runner, backend):
         await _apply_schema(runner, backend, model, dimensions)
@@ -100,6 +113,10 @@ async def _apply_schema(runner: GraphRunner, backend: Backend, model: str, dimen
     if not (await runner.read_one("store/migrations/tenant_tokens/done"))["done"]:
         await key_memories_by_tenant(runner)
         await runner.write("store/migrations/tenant_tokens/mark_done")
+    # Before the full-text index over stems is made, so it is built over every memory's.
+    if not (await runner.read_one("store/migrations/memory_stems/done"))["done"]:
+        await stem_memories(runner)
+        await runner.write("store/migrations/memory_stems/mark_done")
     for query in runner.registry.group("store/schema"):
         await runner.write(query.name)
     if backend.is_neo4j:
@@ -109,7 +126,8 @@ async def _apply_schema(runner: GraphRunner, backend: Backend, model: str, dimen
                                    "vector.quantization.enabled": False}}
         await runner.write("store/schema/neo4j/memory_embedding_index", options=options)
         await runner.write("store/schema/neo4j/drop_memory_text_index")
-        await runner.write("store/schema/neo4j/memory_text_by_tenant_index")
+        await runner.write("store/schema/neo4j/drop_memory_text_by_tenant_index")
+        await runner.write("store/schema/neo4j/memory_stems_by_tenant_index")
         await runner.write("store/schema/neo4j/await_indexes", seconds=INDEX_WAIT_SECONDS)
     else:
         for statement in runner.registry.statements("store/schema/arcadedb/search_indexes", "sql"):

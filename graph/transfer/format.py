@@ -17,7 +17,7 @@ FORMAT = "credence-export"
 VERSION = 1
 
 # Memory properties, as the graph holds them. `agent` is the header's (an import names its own),
-# `claim_key` is derived from the agent and the claim, `tenant_token` from the agent, and
+# `claim_key` is derived from the agent and the claim, `tenant_token` from the agent, `stems` from the text, and
 # `embedding` from the text by the model (exported only on request: the vectors triple the file).
 MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", "status", "version", "metadata",
                  "source_type", "corroboration", "reinforcements", "disputes", "trust", "confidence",
@@ -27,7 +27,7 @@ MEMORY_VALUES = ("id", "text", "memory_type", "category", "importance", "tags", 
 MEMORY_TIMES = ("created_at", "updated_at", "archived_at", "event_at", "quarantined_at", "quarantine_resolved_at",
                 "valid_from", "valid_until", "last_accessed_at", "superseded_at", "closed_at", "asserted_valid_until",
                 "effective_from", "expires_at")
-MEMORY_DERIVED = ("agent", "claim_key", "tenant_token", "embedding")
+MEMORY_DERIVED = ("agent", "claim_key", "tenant_token", "stems", "embedding")
 # `locking` is set and removed inside one transaction (a write lock); it is never committed.
 TRANSIENT = ("locking", "import_token")
 

@@ -30,6 +30,7 @@ from graph.core.vocab import (
     SOURCE_TYPES,
     STATUSES,
 )
+from graph.language import stems
 from graph.memories.claims import check_claim
 from graph.memories.model import Claim, SecretSpan
 from graph.memories.rules import (
@@ -266,6 +267,7 @@ def _memory(item: dict[str, Any], agent: str, max_text_chars: int) -> dict[str, 
         "id": _uuid(item.get("id"), "memory.id"),
         "text": check_text(item.get("text"), "memory.text", max_text_chars),
         "tenant_token": tenant_token(agent),  # of the tenant imported into, never the file's
+        "stems": stems.stored(item.get("text") or ""),  # what keyword search matches: derived, never the file's
         "memory_type": check_memory_type(item.get("memory_type", "fact"), "memory.memory_type"),
         "category": check_category(item.get("category"), "memory.category"),
         "importance": check_importance(item.get("importance", 0.5), "memory.importance"),

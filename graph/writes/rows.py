@@ -9,6 +9,7 @@ from graph.core.keys import source_key
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso
 from graph.core.vocab import ACTIVE, QUARANTINED
+from graph.language import stems
 from graph.memories.model import Claim, NewMemory
 from graph.memories.sentiment import sentiment_of
 
@@ -23,6 +24,7 @@ def memory_row(item: NewMemory, checked: dict[str, Any], now: str) -> dict[str, 
     return {
         "props": {
             "id": str(uuid.uuid4()), "text": item.text, "tenant_token": tenant_token(item.agent),
+            "stems": stems.stored(item.text),  # what keyword search matches (graph/language/stems.py)
             "memory_type": item.memory_type, "category": item.category, "importance": checked["importance"],
             "tags": checked["tags"], "version": 1, "metadata": checked["metadata"],
             "embedding": None, "source_type": item.provenance.source, "corroboration": 1,

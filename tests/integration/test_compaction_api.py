@@ -40,7 +40,7 @@ def test_compaction_forces_a_hard_deleted_text_out_of_the_files_where_the_backen
     if services.backend.kind == "arcadedb-embedded":
         assert done["complete"] is True and done["remains"] == []
         assert [s["command"] for s in done["steps"]] == [
-            "CHECK DATABASE COMPRESS", "REBUILD INDEX memory_text_by_tenant", "close database credence",
+            "CHECK DATABASE COMPRESS", "REBUILD INDEX memory_stems_by_tenant", "close database credence",
             "open database credence"]
         assert files_holding(data_dir / "arcadedb", marker.encode()) == []
     else:

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from graph.retrieval import SearchQuery, Visibility
+from graph.retrieval import SearchQuery, Visibility, keywords
 from graph.retrieval.bm25 import K1, B, bm25
 from tests.conftest import backend_test_settings
 from tests.helpers import search, store, store_many
@@ -21,6 +21,7 @@ from tests.helpers import search, store, store_many
 pytestmark = pytest.mark.slow
 
 CROWD = 150  # more strong matches than the widest page (keyword_max_k 100) holds
+HERON_MILL = keywords.stemmed(["heron", "mill"])
 
 
 @pytest.fixture(params=["arcadedb", "neo4j"])
@@ -51,7 +52,7 @@ def test_keyword_scores_are_bm25_over_the_tenant_alone_on_both_backends(crowded)
     store(crowded, "birder", "The user's bicycle needs a new chain")
     services = crowded.app.state.services
     filters = Visibility.of(SearchQuery(agent="birder", text="heron mill"), explain=False)
-    found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
+    found = crowded.portal.call(services.retrieval.candidates.keyword, HERON_MILL, filters, 10).found
     assert list(found) == [mine["id"]]
     # Two memories of 5 and 7 words (split on spaces, as retrieval/keyword_exact counts them).
     expected = bm25([(mine["id"], [0, 1], 5)], collection_size=2, average_words=6.0)[mine["id"]]
@@ -72,7 +73,7 @@ def test_another_tenants_data_never_moves_a_tenants_keyword_scores(crowded):
     filters = Visibility.of(SearchQuery(agent="watcher", text="heron mill"), explain=False)
 
     def scores():
-        found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 10).found
+        found = crowded.portal.call(services.retrieval.candidates.keyword, HERON_MILL, filters, 10).found
         return [(id_, f.score) for id_, f in found.items()]
 
     def stats():
@@ -109,10 +110,10 @@ def test_a_large_tenants_best_shown_matches_are_found_below_its_own_hidden_bette
     for memory in hidden:
         crowded.delete(f"/v1/memories/{memory['id']}", params={"agent": "keeper"}).raise_for_status()
     filters = Visibility.of(SearchQuery(agent="keeper", text="heron mill"), explain=False)
-    found = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"], filters, 2).found
+    found = crowded.portal.call(services.retrieval.candidates.keyword, HERON_MILL, filters, 2).found
     assert list(found) == shown[:2]
     # The same hits and scores as with every candidate filtered at once (explain does that).
-    everything = crowded.portal.call(services.retrieval.candidates.keyword, ["heron", "mill"],
+    everything = crowded.portal.call(services.retrieval.candidates.keyword, HERON_MILL,
                                      Visibility.of(SearchQuery(agent="keeper", text="heron mill"), explain=True),
                                      2)
     assert [(i, f.score) for i, f in found.items()] == [(i, f.score) for i, f in everything.found.items()]

@@ -3,9 +3,10 @@
 A tenant's first search in a process does not yet know whether the tenant is small, so both
 retrievers try the exact scan (`retrieval/exact`, `retrieval/keyword_exact`) with a cap of
 `CREDENCE_EXACT_SCAN_MAX + 1`. A larger tenant answers `candidates` equal to the cap and goes to the
-indexes; the scan's cosines and regular expressions over the capped memories would be thrown away.
-They used to be computed anyway, and on ArcadeDB all the regular expressions of one statement share
-a one-second budget, so a large tenant's first keyword search could fail on busy cores."""
+indexes; the scan's cosines and keyword matches over the capped memories would be thrown away.
+They used to be computed anyway (the keyword scan then ran regular expressions, which on ArcadeDB
+share a one-second budget per statement, so a large tenant's first keyword search could fail on
+busy cores)."""
 from __future__ import annotations
 
 from graph.retrieval import SearchQuery, Visibility, keywords
@@ -18,7 +19,7 @@ def scan(client, services, agent: str, statement: str, scan_cap: int) -> dict:
     params = Visibility.of(SearchQuery(agent=agent, text="heron mill"), explain=False).params()
     extra = ({"embedding": client.portal.call(services.encoder.encode_one, "heron mill").tolist(), "limit": 10}
              if statement == "retrieval/exact" else
-             {"patterns": keywords.patterns(["heron", "mill"]), "needles": ["heron", "mill"]})
+             {"needles": keywords.needles(["heron", "mill"])})
     rows = client.portal.call(lambda: services.runner.read(statement, scan_cap=scan_cap, **extra, **params))
     assert len(rows) == 1
     return rows[0]

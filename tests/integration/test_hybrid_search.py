@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.retrieval import SearchQuery, Visibility
+from graph.retrieval import SearchQuery, Visibility, keywords
 from tests.conftest import TEST_ADMIN_KEY
 from tests.helpers import assert_problem, search, store
 
@@ -192,7 +192,7 @@ def test_hybrid_search_never_crosses_tenants(client, agent, services, run):
     candidates = services.retrieval.candidates
     filters = Visibility.of(SearchQuery(agent=agent, text="x"), explain=True)
     embedding = run(services.retrieval.embed, "Project Zephyr launch")
-    keyword_args = (["project", "zephyr", "launch"], filters, 30)
+    keyword_args = (keywords.stemmed(["project", "zephyr", "launch"]), filters, 30)
     scanned = run(candidates.keyword, *keyword_args)
     candidates.hints.mark(filters.key, large=True)
     try:

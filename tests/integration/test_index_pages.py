@@ -13,7 +13,7 @@ from tests.helpers import store
 def pages(services, run, agent: str, text: str, *, explain: bool, k: int = 50) -> tuple[dict, dict]:
     filters = Visibility.of(SearchQuery(agent=agent, text=text), explain=explain).params()
     embedding = run(services.retrieval.embed, text)
-    queries = [keywords.lucene_query([t], agent) for t in keywords.terms(text)]
+    queries = [keywords.lucene_query([t], agent) for t in keywords.stemmed(keywords.terms(text)).stems]
     vector = run(lambda: services.runner.read_one("retrieval/vector", k=k, embedding=embedding, **filters))
     postings = run(lambda: services.runner.read_one("retrieval/keyword_postings", queries=queries, cap=k, top=k,
                                                     limit=k, k1=K1, b=B, memories=100, average_words=10.0,

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from graph.core.tenant_token import tenant_token
-from graph.retrieval import SearchQuery, Visibility
-from graph.store.schema import apply_migrations, apply_schema, key_memories_by_tenant
+from graph.retrieval import SearchQuery, Visibility, keywords
+from graph.store.schema import apply_migrations, apply_schema, key_memories_by_tenant, stem_memories
 from tests.helpers import store_many
 
 
@@ -44,19 +44,46 @@ def test_memories_stored_before_tenant_tokens_are_keyed_and_found_by_keyword_sea
     filters = Visibility.of(SearchQuery(agent=agent, text="heronry"), explain=False)
     candidates.hints.mark(filters.key, large=True)  # through the full-text index
     try:
-        assert run(candidates.keyword, ["heronry"], filters, 10).found == {}
+        assert run(candidates.keyword, keywords.stemmed(["heronry"]), filters, 10).found == {}
 
         run(key_memories_by_tenant, services.runner)
 
-        assert list(run(candidates.keyword, ["heronry"], filters, 10).found) == [stored[0]["id"]]
+        assert list(run(candidates.keyword, keywords.stemmed(["heronry"]), filters, 10).found) == [stored[0]["id"]]
     finally:
         candidates.hints.mark(filters.key, large=False)
     assert cypher("MATCH (m:Memory {agent: $a}) RETURN collect(DISTINCT m.tenant_token) AS t",
                   a=agent) == [{"t": [tenant_token(agent)]}]
 
 
-def test_start_up_replaces_the_text_only_full_text_index(services, run):
-    """Graphs made before tenant tokens have `memory_text` over the text alone; the schema drops it."""
+def test_memories_stored_before_stems_are_stemmed_and_found_by_keyword_search(client, services, agent, cypher, run):
+    """Memories stored before keyword search matched stems have no `stems`: start-up gives them theirs,
+    and both keyword paths (a small tenant's scan, the full-text index) then find them by another form."""
+    stored = store_many(client, agent, ["We went hiking at the heronry on Sunday", "The user sold the old kayak"])
+    other = store_many(client, f"{agent}-other", ["Hiking boots for sale"])
+    cypher("MATCH (m:Memory) WHERE m.agent IN [$a, $a + '-other'] REMOVE m.stems", a=agent)  # as stored before
+    candidates = services.retrieval.candidates
+    filters = Visibility.of(SearchQuery(agent=agent, text="hikes"), explain=False)
+    assert run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found == {}
+
+    run(stem_memories, services.runner)
+
+    assert cypher("MATCH (m:Memory {agent: $a}) RETURN m.id AS id, m.stems AS stems ORDER BY id", a=agent) == sorted(
+        [{"id": stored[0]["id"], "stems": " we went hike at the heronri on sunday "},
+         {"id": stored[1]["id"], "stems": " the user sold old kayak "}], key=lambda r: r["id"])
+    assert cypher("MATCH (m:Memory {agent: $a}) RETURN m.stems AS stems", a=f"{agent}-other") == [
+        {"stems": " hike boot for sale "}]
+    assert list(run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found) == [stored[0]["id"]]  # the scan
+    candidates.hints.mark(filters.key, large=True)  # through the full-text index
+    try:
+        assert list(run(candidates.keyword, keywords.stemmed(["hike"]), filters, 10).found) == [stored[0]["id"]]
+    finally:
+        candidates.hints.mark(filters.key, large=False)
+    assert other  # the other tenant's memory was stemmed, and never this tenant's hit
+
+
+def test_start_up_replaces_the_older_full_text_indexes(services, run):
+    """Graphs made before tenant tokens have `memory_text` over the text alone, and graphs made before
+    keyword search matched stems `memory_text_by_tenant` over whole words; the schema drops both."""
     backend = services.backend
 
     def index_names() -> set[str]:
@@ -69,14 +96,16 @@ def test_start_up_replaces_the_text_only_full_text_index(services, run):
         return {row["name"] for row in backend.arcadedb.sql("SELECT name FROM schema:indexes")["result"]}
 
     if backend.is_neo4j:
-        run(lambda: backend.driver.execute_query(
-            "CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (m:Memory) ON EACH [m.text]",
-            database_=backend.database))
+        for fields in ("[m.text]", "[m.text, m.tenant_token]"):
+            name = "memory_text" if fields == "[m.text]" else "memory_text_by_tenant"
+            statement = f"CREATE FULLTEXT INDEX {name} IF NOT EXISTS FOR (m:Memory) ON EACH {fields}"
+            run(lambda statement=statement: backend.driver.execute_query(statement, database_=backend.database))
     else:
-        backend.arcadedb.sql("CREATE INDEX memory_text IF NOT EXISTS ON Memory (text) FULL_TEXT")
-    assert {"memory_text", "memory_text_by_tenant"} <= index_names()
+        for name, fields in (("memory_text", "text"), ("memory_text_by_tenant", "text, tenant_token")):
+            backend.arcadedb.sql(f"CREATE INDEX {name} IF NOT EXISTS ON Memory ({fields}) FULL_TEXT")
+    assert {"memory_text", "memory_text_by_tenant", "memory_stems_by_tenant"} <= index_names()
 
     run(apply_schema, services.runner, backend, services.encoder.embedder.name, services.encoder.dimensions)
 
     names = index_names()
-    assert "memory_text_by_tenant" in names and "memory_text" not in names
+    assert "memory_stems_by_tenant" in names and not {"memory_text", "memory_text_by_tenant"} & names

@@ -14,6 +14,7 @@ from graph.context.packing import pack, top
 from graph.context.tokens import chars_per_four
 from graph.core.errors import InvalidInput
 from graph.core.tenant_token import tenant_token
+from graph.language.stems import stored
 from graph.retrieval.bm25 import bm25
 from graph.retrieval.fusion import (
     BY_MODE,
@@ -26,7 +27,7 @@ from graph.retrieval.fusion import (
     keyword_weight,
     relevance,
 )
-from graph.retrieval.keywords import hits, lucene_query, patterns, terms
+from graph.retrieval.keywords import hits, lucene_query, needles, stemmed, terms
 from graph.retrieval.lucene import escape
 from graph.retrieval.rerank import Weights, composite, recency, refers_to, signals
 
@@ -170,9 +171,15 @@ def test_a_tenant_token_is_one_lower_case_term_per_agent():
     assert all(re.fullmatch(r"t[0-9a-f]{32}", t) for t in tokens)
 
 
-def test_keyword_patterns_match_whole_words_only():
-    [budget] = patterns(["budget"])
-    assert re.fullmatch(budget, "the quarterly budget,\nagain") and not re.fullmatch(budget, "budgeting")
+def test_keyword_needles_match_whole_stems_of_any_form():
+    [budget] = needles(["budget"])
+    assert budget in stored("the quarterly Budgets,\nagain") and budget not in stored("a budgie")
+    [hike] = needles(list(stemmed(["hiking"]).stems))
+    assert all(hike in stored(t) for t in ("We hiked", "a long hike", "Hikes!")) and hike not in stored("hiker")
+    # A query's words that share a stem are one term, shown as the first of them.
+    said = stemmed(["hiking", "hikes", "preferences", "prefers"])
+    assert (said.stems, said.words) == (("hike", "prefer"), ("hiking", "preferences"))
+    assert said.word("prefer") == "preferences"
 
 
 def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
@@ -181,9 +188,11 @@ def test_keyword_terms_drop_function_words_and_keep_lucene_safe():
     assert terms("c++ (v2) a:b \\ \"x") == ["c", "v2", "b", "x"]  # 'a' is a function word
     assert lucene_query([], "agent-1") is None
     token = tenant_token("agent-1")
-    assert lucene_query(["budget", "trip"], "agent-1") == f"+tenant_token:{token}^0 +text:(budget trip)"
-    assert hits(["budget", "trip", "paris"], "Budget: $750 for the Paris-trip") == ["budget", "trip", "paris"]
-    assert hits(["budget"], "budgets") == []
+    assert lucene_query(["budget", "trip"], "agent-1") == f"+tenant_token:{token}^0 +stems:(budget trip)"
+    said = list(stemmed(["budget", "trip", "paris"]).stems)
+    assert hits(said, "Budget: $750 for the Paris-trip") == ["budget", "trip", "pari"]
+    assert hits(["budget", "hike"], "budgets for hiking") == ["budget", "hike"]
+    assert hits(["budget"], "a budgie") == []
 
 
 def item(i, text, value, memory_type="fact", **extra):

@@ -1,5 +1,0 @@
-// Neo4j only: the full-text (Lucene) index behind keyword search, over each memory's text and its
-// tenant token (graph/core/tenant_token.py), so a query can ask for one tenant's matches.
-// returns: write
-CREATE FULLTEXT INDEX memory_text_by_tenant IF NOT EXISTS
-FOR (m:Memory) ON EACH [m.text, m.tenant_token]
