@@ -25,10 +25,11 @@ from itertools import pairwise
 from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, THING_BY_KIND, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
-from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
+from graph.asking.slots import NEVER_NAMES, exclusions, names, owned_by_another, predicate, window
 from graph.core.vocab import ASK_INTENTS
 
 _BEFORE_CHANGE = "asks whether something changed"
+_PAST_TENSE_ON_SLOT = "asks a slot's value in the past"
 _PAST_MARKERS = ("asks for a past value ('used to')", "asks for an old or former value",
                  "asks whether something changed", "asks about something that stopped")
 _DETERMINER = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|this|that|these|those|some|any|every|all|me|"
@@ -149,7 +150,7 @@ def _past_slot(q: Question, has_window: bool, heads: set[str]) -> bool:
     """A past tense on one of the user's slots: "what was my title at Globex", "where was I living
     in 2019", "what car did I have before the Golf", "which teams have I been on over the years".
     Not when the head is what happened ("what did I do at work last week")."""
-    if "temporal" in heads or predicate(q, []) is None:
+    if "temporal" in heads or predicate(q, []) is None or owned_by_another(q):
         return False
     m = q.masked
     if re.search(r"\b(?:was|were) (?:my|the user'?s) ", m) or re.search(r"\bmy [\w ]{1,20} (?:was|were)\b", m):
@@ -185,6 +186,10 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
     if any(h.intent == "temporal" for h in hits) and predicate(q, []) is None:
         demoted |= {id(h) for h in hits if h.intent == "historical" and h.marker.name == _BEFORE_CHANGE
                     and re.fullmatch(r"before (?:i|we|the user) \w+", q.masked[h.start:h.end])}
+    # A past tense on a slot a named or related person owns asks what they did, not a past value of the
+    # user's ("which dentist did my coworker Ahmed switch to after he moved").
+    if owned_by_another(q):
+        demoted |= {id(h) for h in hits if h.marker.name == _PAST_TENSE_ON_SLOT}
     # What follows a saved thing asked for describes it ("is there a note about what Marcus decided"):
     # no ask of its own.
     saved_end = min((h.end for h in hits if h.marker.name == SAVED_THING), default=None)
@@ -204,8 +209,6 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
     reasons = [f"{h.intent}: {h.marker.name} ({q.text[h.start:h.end]!r})" for h in heads]
-    if vetoed:
-        reasons.append(vetoed[1])
     if "historical" not in head_intents and (not vetoed or vetoed[0] != "historical") \
             and _past_slot(q, found_window is not None, head_intents):
         head_intents.add("historical")
@@ -239,10 +242,15 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
         intent, wrapped = candidates[0], None
     elif fallback:
         intent, wrapped = fallback[0], None
-        reasons.append(fallback[1])
     else:
         intent, wrapped = "search", None
-        reasons.append("search: no marker of another intent")
+        if not vetoed:
+            reasons.append("search: no marker of another intent")
+    # The classifier's word comes last, once: it overruled a rule, or it picked where no rule did.
+    closing = [vetoed[1]] if vetoed else []
+    if fallback and not excluded and not candidates:
+        closing.append(fallback[1])
+    reasons.extend(dict.fromkeys(closing))
     also_order = sorted((at, i) for i, at in first_at.items() if i not in (intent, wrapped))
     also = ([wrapped] if wrapped else []) + [i for _, i in also_order]
     # `historical` goes in `also` only for a marker that asks for a past value, not a past tense alone.

@@ -258,6 +258,40 @@ def test_a_very_sure_classifier_overrules_a_past_value_and_no_other_rule():
                                                     {"search": 1.0}) is decided
 
 
+def test_a_past_tense_on_someone_elses_slot_asks_for_no_past_value_of_the_users():
+    # The slot's owner is a named or related person: what they did then, not the user's past value.
+    for q in ("which dentist did my coworker Ahmed switch to after he moved",
+              "where did my brother live before he moved to Leeds",
+              "what was my sister's job before the baby",
+              "which gym was Priya going to back in 2021",
+              "what car did Marcus drive before the Tesla"):
+        routed = route(q)
+        assert routed.intent != "historical" and "historical" not in routed.also, q
+        assert routed.slots.predicate is None, q
+    # The user's own slot in the past still is, whoever else the question names.
+    for q, slot in (("where was I living in 2019", "lives_in"), ("what car did I have before the Golf", "car"),
+                    ("where did I work before my sister moved in", "works_at"),
+                    ("who was my manager before Dana", "manager"), ("what was my old boss's name", "manager")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.predicate) == ("historical", slot), q
+
+
+def test_explain_says_when_the_classifier_overruled_the_past_value():
+    from graph.asking.blend import combine
+
+    q = "the cake my aunt used to bake, is the recipe saved anywhere"
+    searched = combine(q, route(q), {"search": 0.9, "historical": 0.1})
+    assert searched.intent == "search"
+    assert searched.reasons[-1] == "classifier: search at 0.90 overrules the past value, from the question's embedding"
+    assert not any("no marker of another intent" in r for r in searched.reasons)
+    q = "did I enjoy living by the sea back then"
+    felt = combine(q, route(q), {"sentiment": 0.85, "historical": 0.1, "search": 0.05})
+    assert felt.intent == "sentiment"
+    # Said once, last.
+    assert [r for r in felt.reasons if r.startswith("classifier:")] == [felt.reasons[-1]]
+    assert felt.reasons[-1].startswith("classifier: sentiment at 0.85 overrules the past value")
+
+
 def test_the_shipped_classifier_matches_the_service_model_only():
     import numpy as np
 
