@@ -258,6 +258,11 @@ MARKERS: tuple[Marker, ...] = (
        r"the user'?s)\b[^,.?!;]{0,12}\b(?:" + _SLOT_WORD + r")\b"
        r"(?=[^,.?!;]*\b(?:before|back in|in \d{4}|in (?:college|school|university|high school)|at (?:uni|college)|"
        r"over the years|when i was|as a kid|growing up)\b)"),
+    # The user's slot as a past progressive is a past value with or without a window: "where was I
+    # working when I met Lina", "who was I dating at uni" (not "what was I working on": a project).
+    _m("historical", "asks what the user was doing for a slot",
+       r"\b(?:where|who|what|which \w+)\b[^,.?!;]{0,12}\b(?:was|were) (?:i|we|the user) (?:living|working|dating|"
+       r"driving|renting|studying)\b(?! on\b)"),
     _m("historical", "asks who someone was to the user before",
        r"\bwho (?:was|were) [^,.?!;]+ to (?:me|us|the user)\b(?=[^,.?!;]*\bbefore\b)"),
     # -- relationship ------------------------------------------------------------------------------------

@@ -276,6 +276,17 @@ def test_a_past_tense_on_someone_elses_slot_asks_for_no_past_value_of_the_users(
         assert (routed.intent, routed.slots.predicate) == ("historical", slot), q
 
 
+def test_the_users_slot_as_a_past_progressive_asks_for_a_past_value():
+    for q, slot in (("where was I working when I first met Jonas", "works_at"),
+                    ("who was I dating when I moved to Leeds", "partner"),
+                    ("where were we living when the twins were born", "lives_in")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.predicate) == ("historical", slot), q
+    # A project worked on, or what the user was doing, is no slot.
+    assert route("what was I working on with Priya").intent != "historical"
+    assert route("what was I doing when I met Lina").intent != "historical"
+
+
 def test_explain_says_when_the_classifier_overruled_the_past_value():
     from graph.asking.blend import combine
 
