@@ -167,6 +167,8 @@ MARKERS: tuple[Marker, ...] = (
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
+       # progress with a clause between: "how much progress I've made on", "any progress logged on"
+       r"progress (?!(?:reports?|photos?|pics?|bars?|updates?|notes?|meetings?)\b)(?:[\w']+ ){1,3}?(?:on|towards?)|"
        # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
        r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"

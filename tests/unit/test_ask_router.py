@@ -287,6 +287,14 @@ def test_the_users_slot_as_a_past_progressive_asks_for_a_past_value():
     assert route("what was I doing when I met Lina").intent != "historical"
 
 
+def test_progress_with_a_clause_before_what_it_is_on_asks_about_a_goal():
+    for q, topic in (("how much progress have we made on the kitchen reno", "the kitchen reno"),
+                     ("any progress recorded towards the half marathon", "the half marathon")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.topic) == ("goal", topic), q
+    assert route("find the progress report I sent on Friday").intent == "search"
+
+
 def test_explain_says_when_the_classifier_overruled_the_past_value():
     from graph.asking.blend import combine
 
