@@ -181,6 +181,14 @@ MARKERS: tuple[Marker, ...] = (
        r"|how (?:am|are|is) (?:i|we|the user) doing (?:on|with)"
        r"|long_term plans?|hit my|striving for|set out to|training going|aiming at|working to)\b"
        r"|\b(?:targets?|objectives?|okrs?|challenge)\b"),
+    # Whether the user kept at something they started: "did I ever finish the quilt I started", "did I
+    # stick with the no-sugar thing I started in january"; not a thing done with it ("did I send the
+    # email I started on Monday", "did I save the podcast I started listening to").
+    _m("goal", "asks whether the user kept at something they started",
+       r"\b(?:did|have|has) (?:i|we|the user) (?:ever |actually |really |still )?(?!(?:send|sent|save|saved|share|"
+       r"shared|forward|print|post|delete|find|found|lose|lost|email|text|tell|mention|book|buy|order|pay|"
+       r"bookmark|like|rate)\b)(?:\w+ ){1,2}?(?P<obj>(?:the|that|my|this|our) [^,.?!;]{1,30}? (?:i|we|the user) "
+       r"(?:started|began|took up)\b[^,.?!;]*)", "obj"),
     # -- sentiment ---------------------------------------------------------------------------------------
     _m("sentiment", "asks how someone feels about something",
        r"\b(?:feel|feels|felt|feeling|feelings)(?: (?:better|worse|good|bad|now|these days|lately))? "

@@ -295,6 +295,15 @@ def test_progress_with_a_clause_before_what_it_is_on_asks_about_a_goal():
     assert route("find the progress report I sent on Friday").intent == "search"
 
 
+def test_whether_the_user_kept_at_something_they_started_asks_about_a_goal():
+    for q, topic in (("did I ever finish the scarf I started knitting for Mum", "the scarf I started knitting for Mum"),
+                     ("have I kept up the running routine I began in May", "the running routine I began")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.topic) == ("goal", topic), q
+    # Something done with the thing started is a plain search.
+    assert route("did I save the podcast I started listening to").intent == "search"
+
+
 def test_explain_says_when_the_classifier_overruled_the_past_value():
     from graph.asking.blend import combine
 
