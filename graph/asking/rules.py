@@ -54,6 +54,10 @@ _SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "yo
 _ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
                      "if", "why", "can", "could", "will", "would", "should"))
 _ASKS_FOR_A_THING = re.compile(r"\b(?:what|which|where|when|who|whats|what's|wheres|where's|who's|whos)\b")
+# Or a question of its own after the feeling is said ("I was so upset with the contractor, did he ever
+# send the invoice"); not one about what was said ("I've been down about running, is that right").
+_ASKS_ANOTHER_QUESTION = re.compile(r",\s*(?:(?:and|so|but)\s+)?(?:did|do|does|has|have|had|can|could|will|would|is|"
+                                    r"are|was|were)\s+(?!(?:that|it|this|so)\b)[\w']+")
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
 def _in_passing(q: Question, start: int) -> bool:
     """The feeling frame at `start` is said, not asked (above)."""
     words = list(re.finditer(r"[\w']+", q.masked[:start]))
-    if not words or not _ASKS_FOR_A_THING.search(q.masked):
+    if not words or not (_ASKS_FOR_A_THING.search(q.masked) or _ASKS_ANOTHER_QUESTION.search(q.masked, start)):
         return False
     last = words[-1]
     # the subject: a pronoun, or a name written with a capital inside the sentence ("the one Ana was so upset about")

@@ -304,6 +304,14 @@ def test_whether_the_user_kept_at_something_they_started_asks_about_a_goal():
     assert route("did I save the podcast I started listening to").intent == "search"
 
 
+def test_a_feeling_said_before_a_question_of_its_own_is_no_ask():
+    assert route("I was so annoyed with the airline, did they ever refund the bag fee").intent == "search"
+    assert route("I've been feeling awful about it, have I paid Lars back for the flights").intent == "search"
+    # A question about what was said, or the feeling asked, still is one.
+    assert route("I am stressed about the wedding, is that normal").intent == "sentiment"
+    assert route("has Lena been upset with me, and did she say why").intent == "sentiment"
+
+
 def test_explain_says_when_the_classifier_overruled_the_past_value():
     from graph.asking.blend import combine
 
