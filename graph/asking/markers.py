@@ -167,6 +167,8 @@ MARKERS: tuple[Marker, ...] = (
        r"| difference| scored| of (?:the|this|that|a|an)\b)"),
     _m("goal", "asks about progress toward something",
        r"\b(?:working toward|working towards|aiming for|progress (?:on|with|toward|towards|in)|on track|"
+       # progress with a clause between: "how much progress I've made on", "any progress logged on"
+       r"progress (?!(?:reports?|photos?|pics?|bars?|updates?|notes?|meetings?)\b)(?:[\w']+ ){1,3}?(?:on|towards?)|"
        # A plan for a day or a meal is an agenda, not a goal ("what's the plan for saturday").
        r"any closer to|closer to (?:the|my)|the plan for(?! (?:today|tonight|tomorrow|the weekend|this weekend|"
        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|dinner|lunch|breakfast)\b)|sticking to|"
@@ -179,6 +181,14 @@ MARKERS: tuple[Marker, ...] = (
        r"|how (?:am|are|is) (?:i|we|the user) doing (?:on|with)"
        r"|long_term plans?|hit my|striving for|set out to|training going|aiming at|working to)\b"
        r"|\b(?:targets?|objectives?|okrs?|challenge)\b"),
+    # Whether the user kept at something they started: "did I ever finish the quilt I started", "did I
+    # stick with the no-sugar thing I started in january"; not a thing done with it ("did I send the
+    # email I started on Monday", "did I save the podcast I started listening to").
+    _m("goal", "asks whether the user kept at something they started",
+       r"\b(?:did|have|has) (?:i|we|the user) (?:ever |actually |really |still )?(?!(?:send|sent|save|saved|share|"
+       r"shared|forward|print|post|delete|find|found|lose|lost|email|text|tell|mention|book|buy|order|pay|"
+       r"bookmark|like|rate)\b)(?:\w+ ){1,2}?(?P<obj>(?:the|that|my|this|our) [^,.?!;]{1,30}? (?:i|we|the user) "
+       r"(?:started|began|took up)\b[^,.?!;]*)", "obj"),
     # -- sentiment ---------------------------------------------------------------------------------------
     _m("sentiment", "asks how someone feels about something",
        r"\b(?:feel|feels|felt|feeling|feelings)(?: (?:better|worse|good|bad|now|these days|lately))? "
@@ -258,6 +268,11 @@ MARKERS: tuple[Marker, ...] = (
        r"the user'?s)\b[^,.?!;]{0,12}\b(?:" + _SLOT_WORD + r")\b"
        r"(?=[^,.?!;]*\b(?:before|back in|in \d{4}|in (?:college|school|university|high school)|at (?:uni|college)|"
        r"over the years|when i was|as a kid|growing up)\b)"),
+    # The user's slot as a past progressive is a past value with or without a window: "where was I
+    # working when I met Lina", "who was I dating at uni" (not "what was I working on": a project).
+    _m("historical", "asks what the user was doing for a slot",
+       r"\b(?:where|who|what|which \w+)\b[^,.?!;]{0,12}\b(?:was|were) (?:i|we|the user) (?:living|working|dating|"
+       r"driving|renting|studying)\b(?! on\b)"),
     _m("historical", "asks who someone was to the user before",
        r"\bwho (?:was|were) [^,.?!;]+ to (?:me|us|the user)\b(?=[^,.?!;]*\bbefore\b)"),
     # -- relationship ------------------------------------------------------------------------------------

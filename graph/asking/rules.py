@@ -25,10 +25,11 @@ from itertools import pairwise
 from graph.asking.markers import FEELING_FRAMES, MARKERS, PEOPLE, SAVED_THING, THING_BY_KIND, Marker
 from graph.asking.question import Question, prepare
 from graph.asking.route import Route, Slots
-from graph.asking.slots import NEVER_NAMES, exclusions, names, predicate, window
+from graph.asking.slots import NEVER_NAMES, exclusions, names, owned_by_another, predicate, window
 from graph.core.vocab import ASK_INTENTS
 
 _BEFORE_CHANGE = "asks whether something changed"
+_PAST_TENSE_ON_SLOT = "asks a slot's value in the past"
 _PAST_MARKERS = ("asks for a past value ('used to')", "asks for an old or former value",
                  "asks whether something changed", "asks about something that stopped")
 _DETERMINER = re.compile(r"^(?:the|a|an|my|our|your|his|her|their|this|that|these|those|some|any|every|all|me|"
@@ -53,6 +54,10 @@ _SUBJECTS = frozenset(("i", "i've", "ive", "i'd", "she", "he", "they", "we", "yo
 _ASKING = frozenset(("am", "is", "are", "was", "were", "do", "does", "did", "have", "has", "had", "how", "whether",
                      "if", "why", "can", "could", "will", "would", "should"))
 _ASKS_FOR_A_THING = re.compile(r"\b(?:what|which|where|when|who|whats|what's|wheres|where's|who's|whos)\b")
+# Or a question of its own after the feeling is said ("I was so upset with the contractor, did he ever
+# send the invoice"); not one about what was said ("I've been down about running, is that right").
+_ASKS_ANOTHER_QUESTION = re.compile(r",\s*(?:(?:and|so|but)\s+)?(?:did|do|does|has|have|had|can|could|will|would|is|"
+                                    r"are|was|were)\s+(?!(?:that|it|this|so)\b)[\w']+")
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,7 @@ def _hits(q: Question, excluded: list[tuple[int, int]], window_span: tuple[int, 
 def _in_passing(q: Question, start: int) -> bool:
     """The feeling frame at `start` is said, not asked (above)."""
     words = list(re.finditer(r"[\w']+", q.masked[:start]))
-    if not words or not _ASKS_FOR_A_THING.search(q.masked):
+    if not words or not (_ASKS_FOR_A_THING.search(q.masked) or _ASKS_ANOTHER_QUESTION.search(q.masked, start)):
         return False
     last = words[-1]
     # the subject: a pronoun, or a name written with a capital inside the sentence ("the one Ana was so upset about")
@@ -149,7 +154,7 @@ def _past_slot(q: Question, has_window: bool, heads: set[str]) -> bool:
     """A past tense on one of the user's slots: "what was my title at Globex", "where was I living
     in 2019", "what car did I have before the Golf", "which teams have I been on over the years".
     Not when the head is what happened ("what did I do at work last week")."""
-    if "temporal" in heads or predicate(q, []) is None:
+    if "temporal" in heads or predicate(q, []) is None or owned_by_another(q):
         return False
     m = q.masked
     if re.search(r"\b(?:was|were) (?:my|the user'?s) ", m) or re.search(r"\bmy [\w ]{1,20} (?:was|were)\b", m):
@@ -185,6 +190,10 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
     if any(h.intent == "temporal" for h in hits) and predicate(q, []) is None:
         demoted |= {id(h) for h in hits if h.intent == "historical" and h.marker.name == _BEFORE_CHANGE
                     and re.fullmatch(r"before (?:i|we|the user) \w+", q.masked[h.start:h.end])}
+    # A past tense on a slot a named or related person owns asks what they did, not a past value of the
+    # user's ("which dentist did my coworker Ahmed switch to after he moved").
+    if owned_by_another(q):
+        demoted |= {id(h) for h in hits if h.marker.name == _PAST_TENSE_ON_SLOT}
     # What follows a saved thing asked for describes it ("is there a note about what Marcus decided"):
     # no ask of its own.
     saved_end = min((h.end for h in hits if h.marker.name == SAVED_THING), default=None)
@@ -204,8 +213,6 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
     heads = [h for h in hits if id(h) not in demoted]
     head_intents = {h.intent for h in heads}
     reasons = [f"{h.intent}: {h.marker.name} ({q.text[h.start:h.end]!r})" for h in heads]
-    if vetoed:
-        reasons.append(vetoed[1])
     if "historical" not in head_intents and (not vetoed or vetoed[0] != "historical") \
             and _past_slot(q, found_window is not None, head_intents):
         head_intents.add("historical")
@@ -239,10 +246,15 @@ def route(question: str, fallback: tuple[str, str] | None = None, vetoed: tuple[
         intent, wrapped = candidates[0], None
     elif fallback:
         intent, wrapped = fallback[0], None
-        reasons.append(fallback[1])
     else:
         intent, wrapped = "search", None
-        reasons.append("search: no marker of another intent")
+        if not vetoed:
+            reasons.append("search: no marker of another intent")
+    # The classifier's word comes last, once: it overruled a rule, or it picked where no rule did.
+    closing = [vetoed[1]] if vetoed else []
+    if fallback and not excluded and not candidates:
+        closing.append(fallback[1])
+    reasons.extend(dict.fromkeys(closing))
     also_order = sorted((at, i) for i, at in first_at.items() if i not in (intent, wrapped))
     also = ([wrapped] if wrapped else []) + [i for _, i in also_order]
     # `historical` goes in `also` only for a marker that asks for a past value, not a past tense alone.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from graph.asking.markers import PREDICATE_WORDS
+from graph.asking.markers import PEOPLE, PREDICATE_WORDS
 from graph.asking.question import Question
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -208,3 +208,27 @@ def predicate(q: Question, avoid: list[tuple[int, int]]) -> str | None:
     if not hits:
         return None
     return min(hits, key=lambda p: (_PREDICATE_ORDER.index(p), hits[p]))
+
+
+# Whose slot a past tense is on. A person the user names or relates to, as the subject of the past verb
+# or the slot's possessor ("which dentist did my coworker Ahmed switch to", "where did my brother live
+# before", "what was my sister's job", "which gym was Priya going to"), owns it: what they did then is
+# no past value of the user's. The user as a subject ("where did I work before my sister moved in")
+# keeps it the user's.
+# "what was my ex's name": who filled one of the user's slots, not a slot of theirs.
+_NOT_WHO = r"(?! (?:name|surname|last name)\b)"
+_RELATED = r"(?:my|our|his|her|their|the user'?s) (?:" + PEOPLE + r")(?: [\w']+)?"
+_ANOTHER_OWNER = re.compile(
+    r"\b(?:did|had|has|have|does) " + _RELATED + r"\b(?!')"
+    r"|\b(?:was|were) (?:my|our|his|her|their|the user'?s) (?:" + PEOPLE + r")(?: [\w']+)? \w+ing\b"
+    r"|\b(?:my|our|his|her|their|the user'?s) (?:" + PEOPLE + r")(?: [\w']+)?'s\b" + _NOT_WHO)
+_NAMED_OWNER = re.compile(r"\b(?:did|had|has|have|does|was|were) (?!I\b)[A-Z][\w]+\b(?!')"
+                          r"|\b(?!(?:What|Who|Where|When|How|It|That|There|Here|Whats|Let)'s)[A-Z][\w]*'s\b" + _NOT_WHO)
+_USER_SUBJECT = re.compile(r"\b(?:did|had|has|have|do|does|was|were|am) (?:i|we|the user)\b|^(?:i|we) ")
+
+
+def owned_by_another(q: Question) -> bool:
+    """The slot a past tense is on is a named or related person's, not the user's (above)."""
+    if _USER_SUBJECT.search(q.masked):
+        return False
+    return bool(_ANOTHER_OWNER.search(q.masked) or _NAMED_OWNER.search(q.text))

@@ -258,6 +258,76 @@ def test_a_very_sure_classifier_overrules_a_past_value_and_no_other_rule():
                                                     {"search": 1.0}) is decided
 
 
+def test_a_past_tense_on_someone_elses_slot_asks_for_no_past_value_of_the_users():
+    # The slot's owner is a named or related person: what they did then, not the user's past value.
+    for q in ("which dentist did my coworker Ahmed switch to after he moved",
+              "where did my brother live before he moved to Leeds",
+              "what was my sister's job before the baby",
+              "which gym was Priya going to back in 2021",
+              "what car did Marcus drive before the Tesla"):
+        routed = route(q)
+        assert routed.intent != "historical" and "historical" not in routed.also, q
+        assert routed.slots.predicate is None, q
+    # The user's own slot in the past still is, whoever else the question names.
+    for q, slot in (("where was I living in 2019", "lives_in"), ("what car did I have before the Golf", "car"),
+                    ("where did I work before my sister moved in", "works_at"),
+                    ("who was my manager before Dana", "manager"), ("what was my old boss's name", "manager")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.predicate) == ("historical", slot), q
+
+
+def test_the_users_slot_as_a_past_progressive_asks_for_a_past_value():
+    for q, slot in (("where was I working when I first met Jonas", "works_at"),
+                    ("who was I dating when I moved to Leeds", "partner"),
+                    ("where were we living when the twins were born", "lives_in")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.predicate) == ("historical", slot), q
+    # A project worked on, or what the user was doing, is no slot.
+    assert route("what was I working on with Priya").intent != "historical"
+    assert route("what was I doing when I met Lina").intent != "historical"
+
+
+def test_progress_with_a_clause_before_what_it_is_on_asks_about_a_goal():
+    for q, topic in (("how much progress have we made on the kitchen reno", "the kitchen reno"),
+                     ("any progress recorded towards the half marathon", "the half marathon")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.topic) == ("goal", topic), q
+    assert route("find the progress report I sent on Friday").intent == "search"
+
+
+def test_whether_the_user_kept_at_something_they_started_asks_about_a_goal():
+    for q, topic in (("did I ever finish the scarf I started knitting for Mum", "the scarf I started knitting for Mum"),
+                     ("have I kept up the running routine I began in May", "the running routine I began")):
+        routed = route(q)
+        assert (routed.intent, routed.slots.topic) == ("goal", topic), q
+    # Something done with the thing started is a plain search.
+    assert route("did I save the podcast I started listening to").intent == "search"
+
+
+def test_a_feeling_said_before_a_question_of_its_own_is_no_ask():
+    assert route("I was so annoyed with the airline, did they ever refund the bag fee").intent == "search"
+    assert route("I've been feeling awful about it, have I paid Lars back for the flights").intent == "search"
+    # A question about what was said, or the feeling asked, still is one.
+    assert route("I am stressed about the wedding, is that normal").intent == "sentiment"
+    assert route("has Lena been upset with me, and did she say why").intent == "sentiment"
+
+
+def test_explain_says_when_the_classifier_overruled_the_past_value():
+    from graph.asking.blend import combine
+
+    q = "the cake my aunt used to bake, is the recipe saved anywhere"
+    searched = combine(q, route(q), {"search": 0.9, "historical": 0.1})
+    assert searched.intent == "search"
+    assert searched.reasons[-1] == "classifier: search at 0.90 overrules the past value, from the question's embedding"
+    assert not any("no marker of another intent" in r for r in searched.reasons)
+    q = "did I enjoy living by the sea back then"
+    felt = combine(q, route(q), {"sentiment": 0.85, "historical": 0.1, "search": 0.05})
+    assert felt.intent == "sentiment"
+    # Said once, last.
+    assert [r for r in felt.reasons if r.startswith("classifier:")] == [felt.reasons[-1]]
+    assert felt.reasons[-1].startswith("classifier: sentiment at 0.85 overrules the past value")
+
+
 def test_the_shipped_classifier_matches_the_service_model_only():
     import numpy as np
 
