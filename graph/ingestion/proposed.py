@@ -16,15 +16,15 @@ from typing import Any
 
 from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.frames import (
-    _TIME_WORDS,
-    _UNREAL,
     PROPER,
+    TIME_WORDS,
+    UNREAL,
     Anchor,
-    _negated,
-    _phrase,
-    _subject,
-    _title,
     conditional,
+    is_negated,
+    noun_phrase,
+    subject_of,
+    title_of,
     wished,
 )
 from graph.ingestion.model import Draft
@@ -58,14 +58,14 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     if label in _UNREAD or (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
         return None
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or _negated(root) or wished(root) or conditional(root) or any(
-            c.dep_ == "aux" and c.lower_ in _UNREAL for c in root.children):
+    if root is None or is_negated(root) or wished(root) or conditional(root) or any(
+            c.dep_ == "aux" and c.lower_ in UNREAL for c in root.children):
         return None
     owned = _owned(doc)
     if owned is not None and label == OPEN:
         subject: str | None = "user"
     elif root.pos_ in ("VERB", "AUX"):
-        subject = _subject(root, offset, people, anchor)
+        subject = subject_of(root, offset, people, anchor)
     else:
         subject = anchor(root.idx - doc[0].idx)
     said_of = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -86,9 +86,9 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     elif label == "age":
         value = tok.text
     elif label == "job_title":
-        value = _title(tok)
+        value = title_of(tok)
     else:
-        value = _phrase(tok)
+        value = noun_phrase(tok)
     if not value or len(value.split()) > 5:
         return None
     predicate: str | None = label
@@ -139,7 +139,7 @@ def _named(tok: Any) -> bool:
 
 
 def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
-    usable = [t for t in doc if t.i not in skip and t.lower_ not in NOT_VALUES and t.lower_ not in _TIME_WORDS
+    usable = [t for t in doc if t.i not in skip and t.lower_ not in NOT_VALUES and t.lower_ not in TIME_WORDS
               and t.lower_ not in ROLES]
     if label in _LEXICAL:
         return next((t for t in usable if t.lower_ in _LEXICAL[label]), None)
