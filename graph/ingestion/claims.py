@@ -183,7 +183,7 @@ _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)
 _FAV_EQ = _c(r"(?<!['’]s\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+"
              r"(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm|these\s+days|"
              r"right\s+now|at\s+the\s+moment|lately|nowadays|now))?\s*(?:=|:|"
-             r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
+             r"(?<=\s)(?i:is|are)\b)\s*(?P<y>.+?)" + _STOP)  # "is" a word of its own, not the end of "dish"
 # A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
 _LABELLED = _c(r"^(?i:new|my|our|current)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?::|=|\s[-–—])\s*"
                r"(?P<y>.+?)" + _STOP)

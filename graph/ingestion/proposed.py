@@ -12,6 +12,7 @@ as "my X is Y" would key it ("our chimney sweep comes from Sootbusters": chimney
 owned thing it is a value only, whose slot the decision finds among the known memories or drops."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from graph.ingestion.claims import Found, thing_predicate
@@ -31,6 +32,7 @@ from graph.ingestion.model import Draft
 from graph.ingestion.people import People, is_name
 from graph.ingestion.vocabulary import (
     DIETS,
+    FAVORITE_PREFIX,
     JOB_HEADS,
     LANGUAGES,
     NATIONALITIES,
@@ -48,6 +50,7 @@ _NOUN_VALUE = frozenset({"likes", "dislikes", "allergy"})
 # Predicates the parse cannot read a value for in this way (a date, an address): no proposal.
 _UNREAD = frozenset({"birthday", "email", "phone_number"})
 _FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
+_PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
 
 
 def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: Anchor,
@@ -81,6 +84,21 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     tok = _value_token(doc, label, skip)
     if tok is None:
         return None
+    # Said in a clause of its own, the value is that clause's subject's ("no, he's at KPMG now, I told
+    # you": his employer, not the user's); a person nobody in the user's life answers to, no claim. A
+    # clause said of a thing ("the kids' dentist is Dr Osei, I got it mixed up") keeps the subject.
+    clause = _clause_verb(tok)
+    said_by = None if clause is None or clause.i == root.i or (owned is not None and label == OPEN) else next(
+        (c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if said_by is not None:
+        person = subject_of(clause, offset, people, anchor)
+        if person is None and said_by.pos_ in ("PROPN", "PRON"):
+            return None
+        if person is not None and person != subject:
+            subject = person  # and the value is none of the new subject's words
+            tok = _value_token(doc, label, _not_values(doc, owned, subject) | {t.i for t in said_by.subtree})
+            if tok is None or (found := _clause_verb(tok)) is None or found.i != clause.i:
+                return None
     if label in _LEXICAL:
         value = tok.text.lower() if label == "diet" else tok.text.capitalize()
     elif label == "age":
@@ -92,6 +110,11 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     if not value or len(value.split()) > 5:
         return None
     predicate: str | None = label
+    if label == "likes" and owned is not None:
+        # A taste stated of "my favourite X" fills the favourite X's slot ("sushi is my favourite food").
+        slot = thing_predicate(_owned_words(owned), registered)
+        if slot is not None and slot[0].startswith(FAVORITE_PREFIX):
+            predicate = slot[0]
     if label == OPEN:
         # The owned thing keys the slot when the sentence says what it is ("our sweep is Sootbusters",
         # "our chimney sweep comes from Sootbusters"), not when it is what the verb acts on ("I keep
@@ -131,6 +154,25 @@ def _not_values(doc: Any, owned: Any, subject: str) -> set[int]:
     return out
 
 
+def _clause_verb(tok: Any) -> Any:
+    """The verb of the clause a token stands in (the nearest verb above it), or None."""
+    head = tok.head
+    for _ in range(6):
+        if head.pos_ in ("VERB", "AUX"):
+            return head
+        if head.head.i == head.i:
+            return None
+        head = head.head
+    return None
+
+
+def _redacted(doc: Any) -> set[int]:
+    """Token positions inside a redaction placeholder ("[REDACTED:password]"): never a value."""
+    spans = [(m.start(), m.end()) for m in _PLACEHOLDER.finditer(doc.text)]
+    base = doc[0].idx
+    return {t.i for t in doc if any(a <= t.idx - base < b for a, b in spans)}
+
+
 def _named(tok: Any) -> bool:
     """A word that names something: a proper noun, a capitalised word past the first, a word with a
     digit (the small model tags some names as verbs)."""
@@ -139,6 +181,8 @@ def _named(tok: Any) -> bool:
 
 
 def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
+    # A possessor owns the thing the sentence is about and is not its value ("Ana's new job").
+    skip = skip | _redacted(doc) | {t.i for t in doc if t.dep_ == "poss"}
     usable = [t for t in doc if t.i not in skip and t.lower_ not in NOT_VALUES and t.lower_ not in TIME_WORDS
               and t.lower_ not in ROLES]
     if label in _LEXICAL:

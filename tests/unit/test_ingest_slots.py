@@ -59,6 +59,30 @@ def test_no_claim_without_a_value_of_its_kind_or_a_person_it_is_said_of(text, la
     assert proposals(text, label)[0] == set()
 
 
+@pytest.mark.parametrize("text, label, circle, claim", [
+    # The value's own clause says whose it is, not the sentence's main verb.
+    ("no, Hana is with Deloitte these days, I checked", "works_at", {"Hana"}, ("Hana", "works_at", "Deloitte")),
+    ("I reckon Tom has settled in Leeds for good.", "lives_in", {"Tom"}, ("Tom", "lives_in", "Leeds")),
+    # A taste stated of "my favourite X" fills the favourite X's slot.
+    ("Ramen is easily my favourite meal.", "likes", None, ("user", "favorite_meal", "Ramen")),
+    ("radiohead remain my fave band", "likes", None, ("user", "favorite_band", "radiohead")),
+])
+def test_the_value_takes_its_clauses_subject_and_a_favourite_its_slot(text, label, circle, claim):
+    found, _ = proposals(text, label, circle)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label, circle, not_value", [
+    ("Forget what I said about Omar's new flat.", "lives_in", {"Omar"}, "Omar"),  # a possessor owns, is no value
+    ("Don't store Priya's employer anywhere, please.", "works_at", {"Priya"}, "Priya"),
+    ("The gate code is [REDACTED:password] for the courier.", "open", None, "REDACTED"),  # a placeholder
+    ("no, she's with Deloitte these days, I checked", "works_at", None, "Deloitte"),  # "she": nobody named
+])
+def test_no_value_from_a_possessor_or_a_redaction(text, label, circle, not_value):
+    found, _ = proposals(text, label, circle)
+    assert not any(not_value.lower() in (c[2] or "").lower() for c in found), found
+
+
 def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     # A claim the rules read, a question, an ending: not asked.
     assert proposals("I live in Berlin.", "works_at") == ({("user", "lives_in", "Berlin")}, [])
