@@ -13,9 +13,10 @@ owned thing it is a value only, whose slot the decision finds among the known me
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
-from graph.ingestion.claims import Found, thing_predicate
+from graph.ingestion.claims import Found, owner_of, thing_predicate
 from graph.ingestion.frames import (
     PROPER,
     TIME_WORDS,
@@ -40,6 +41,7 @@ from graph.ingestion.vocabulary import (
     PREDICATES,
     ROLES,
 )
+from graph.language.times import find_times
 
 OPEN = "open"  # the label of an open slot: a thing the user owns or uses, keyed by its own words
 RULE = "slot classifier"
@@ -47,8 +49,12 @@ RULE = "slot classifier"
 _LEXICAL = {"speaks": LANGUAGES, "nationality": NATIONALITIES, "diet": DIETS}
 # Predicates whose value may be a plain noun ("peanuts", "reality TV"), not only a name.
 _NOUN_VALUE = frozenset({"likes", "dislikes", "allergy"})
-# Predicates the parse cannot read a value for in this way (a date, an address): no proposal.
-_UNREAD = frozenset({"birthday", "email", "phone_number"})
+# Predicates whose value has a shape of its own, read from the text, not the parse: a day of the year,
+# an email address, a phone number.
+_SHAPED = frozenset({"birthday", "email", "phone_number"})
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_PHONE = re.compile(r"\+?\d[\d ().-]{5,}\d")
+_MONTH = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}[/.]\d{1,2}")
 _FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
 _PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
 
@@ -58,26 +64,41 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     """The claim the sentence `doc` makes in the slot `label` (a predicate or OPEN), or None when the
     parse holds no value of that kind, the main verb is negated, wished, conditional or unreal, or
     the sentence is said of nobody in the user's life."""
-    if label in _UNREAD or (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
+    if (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
         return None
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None or is_negated(root) or wished(root) or conditional(root) or any(
             c.dep_ == "aux" and c.lower_ in UNREAL for c in root.children):
         return None
     owned = _owned(doc)
-    if owned is not None and label == OPEN:
-        subject: str | None = "user"
+    said_of = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    owner = _possessor_of(said_of, offset, people, label, registered)
+    if owner is None and label in _SHAPED:
+        # A day, an address or a number is whoever's the clause holding it says ("remind me, my
+        # sister's birthday falls on 2 May").
+        owner = next((found for t in doc if t.dep_ in ("nsubj", "nsubjpass")
+                      and (found := _possessor_of(t, offset, people, label, registered)) is not None), None)
+    if owner is not None:
+        # The thing said of is someone's ("Dad's birthday is ...", "Biscuit's vet is Dr Amara"): theirs.
+        subject: str | None = owner
+        owned = said_of
+    elif owned is not None and label == OPEN:
+        subject = "user"
     elif root.pos_ in ("VERB", "AUX"):
         subject = subject_of(root, offset, people, anchor)
     else:
         subject = anchor(root.idx - doc[0].idx)
-    said_of = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subject is None and any(t.lower_ in _FIRST for t in doc) and (
-            said_of is None or root.lemma_ == "be" or label in _NOUN_VALUE):
-        # Said by the user of the user: "Glasgow has been our base for a year", "shellfish makes me ill".
+            said_of is None or root.lemma_ == "be" or label in _NOUN_VALUE or label in _SHAPED):
+        # Said by the user of the user: "Glasgow has been our base for a year", "shellfish makes me ill",
+        # "you can reach me on ...".
         subject = "user"
+    if subject is None and label in _SHAPED and (said_of is None or said_of.pos_ == "NOUN"):
+        subject = "user"  # "Birthday's 9 November btw": chat drops the "my"
     if subject is None:
         return None
+    if label in _SHAPED:
+        return _shaped(doc, label, subject)
     skip = _not_values(doc, owned, subject)
     if said_of is not None and root.lemma_ != "be" and label not in _NOUN_VALUE:
         skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Dad's moved to ...")
@@ -124,6 +145,45 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
         predicate = slot[0] if slot is not None else None
     start = tok.idx - doc[0].idx
     return Found(Draft(subject, predicate, value), start, start + len(tok.text), RULE)
+
+
+def _possessor_of(noun: Any, offset: int, people: People, label: str, registered: dict[str, bool]) -> str | None:
+    """Whose the noun is when a possessor other than the user says so ("Dad's birthday", "Biscuit's
+    vet"): a relative or someone the user knows; else None. Only for a noun said to be something or
+    naming the slot itself: a possessed noun that does something is someone of its own ("my friend's
+    cousin works at SpaceX")."""
+    if noun is None or noun.pos_ != "NOUN" or noun.lower_ in ROLES:
+        return None
+    slot = thing_predicate(_owned_words(noun), registered)
+    if noun.head.lemma_ != "be" and (slot is None or slot[0] != label):
+        return None
+    poss = next((c for c in noun.children if c.dep_ == "poss" and c.lower_ not in _FIRST), None)
+    if poss is None:
+        return None
+    words = list(poss.subtree)
+    said = noun.doc.text[words[0].idx - noun.doc[0].idx:words[-1].idx - noun.doc[0].idx + len(words[-1].text)]
+    found = owner_of(said, people, offset + poss.idx - noun.doc[0].idx)
+    return None if found == "user" else found
+
+
+def _shaped(doc: Any, label: str, subject: str) -> Found | None:
+    """The claim of a slot whose value has a shape of its own: the first day of the year (a month
+    named, or a day/month in digits), email address or phone number (seven digits or more) the
+    sentence holds."""
+    text = doc.text
+    if label == "birthday":
+        day = next((m for m in find_times(text, date(2000, 1, 1))
+                    if m.kind == "day" and m.relation in (None, "on") and _MONTH.search(m.text)), None)
+        if day is None:
+            return None
+        value, start, end = re.sub(r"(?i)^(?:on\s+)?the\s+|^on\s+", "", day.text), day.start, day.end
+    else:
+        shaped = next((m for m in (_EMAIL if label == "email" else _PHONE).finditer(text)
+                       if label == "email" or sum(ch.isdigit() for ch in m.group()) >= 7), None)
+        if shaped is None:
+            return None
+        value, start, end = shaped.group(), shaped.start(), shaped.end()
+    return Found(Draft(subject, label, value), start, end, RULE)
 
 
 def _owned(doc: Any) -> Any:

@@ -83,6 +83,30 @@ def test_no_value_from_a_possessor_or_a_redaction(text, label, circle, not_value
     assert not any(not_value.lower() in (c[2] or "").lower() for c in found), found
 
 
+@pytest.mark.parametrize("text, label, circle, claim", [
+    # A value with a shape of its own is read from the text: a day of the year, an address, a number.
+    ("My sister's birthday falls on 2 May, remind me.", "birthday", None, ("user's sister", "birthday", "2 May")),
+    ("oh I got it wrong, it's October 7 for my birthday", "birthday", None, ("user", "birthday", "October 7")),
+    ("best to ring me on 020 7946 0958 evenings", "phone_number", None, ("user", "phone_number", "020 7946 0958")),
+    ("Send the invoice to me at kit.m@example.net please", "email", None, ("user", "email", "kit.m@example.net")),
+    # The thing said of is its possessor's when the possessor is someone the user knows.
+    ("Pickle's groomer is Fur Fun in Leith.", "open", {"Pickle"}, ("Pickle", "groomer", "Fur Fun")),
+])
+def test_a_shaped_value_and_a_possessors_thing(text, label, circle, claim):
+    found, _ = proposals(text, label, circle)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label, circle", [
+    ("Birthday plans next week, no idea what to do.", "birthday", None),  # no day of the year
+    ("Flat 12, second floor.", "phone_number", None),  # too few digits for a phone number
+    ("My friend's cousin works at SpaceX.", "works_at", None),  # the cousin is nobody the user knows
+    ("Jo's dentist is Dr Patel.", "open", None),  # a stranger's dentist
+])
+def test_no_shaped_value_or_possessor_where_none_fits(text, label, circle):
+    assert proposals(text, label, circle)[0] == set()
+
+
 def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     # A claim the rules read, a question, an ending: not asked.
     assert proposals("I live in Berlin.", "works_at") == ({("user", "lives_in", "Berlin")}, [])
