@@ -67,8 +67,7 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     if (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
         return None
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or is_negated(root) or wished(root) or conditional(root) or any(
-            c.dep_ == "aux" and c.lower_ in UNREAL for c in root.children):
+    if root is None:
         return None
     owned = _owned(doc)
     said_of = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -98,12 +97,12 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     if subject is None:
         return None
     if label in _SHAPED:
-        return _shaped(doc, label, subject)
+        return _shaped(doc, label, subject) if not _unsaid(root) else None
     skip = _not_values(doc, owned, subject)
     if said_of is not None and root.lemma_ != "be" and label not in _NOUN_VALUE:
         skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Dad's moved to ...")
     tok = _value_token(doc, label, skip)
-    if tok is None:
+    if tok is None or not _said(root, _clause_verb(tok)):
         return None
     # Said in a clause of its own, the value is that clause's subject's ("no, he's at KPMG now, I told
     # you": his employer, not the user's); a person nobody in the user's life answers to, no claim. A
@@ -194,7 +193,9 @@ def _owned(doc: Any) -> Any:
                 c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.children):
             return tok
     for tok in doc:
-        if tok.pos_ == "NOUN" and tok.dep_ == "nsubj" and tok.head.lemma_ == "be" and any(
+        # "the X is Y", "the X is called Y"
+        if tok.pos_ == "NOUN" and ((tok.dep_ == "nsubj" and tok.head.lemma_ == "be") or (
+                tok.dep_ == "nsubjpass" and tok.head.lemma_ in ("call", "name"))) and any(
                 c.dep_ == "det" and c.lower_ == "the" for c in tok.children):
             return tok
     return None
@@ -212,6 +213,26 @@ def _not_values(doc: Any, owned: Any, subject: str) -> set[int]:
     low = subject.lower()
     out |= {t.i for t in doc if t.lower_ in low.split() or t.lower_ in _FIRST}
     return out
+
+
+def _unsaid(verb: Any) -> bool:
+    """A verb that says what is not so, or not yet: negated, wished, conditional or unreal."""
+    return is_negated(verb) or wished(verb) or conditional(verb) or any(
+        c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children)
+
+
+def _said(root: Any, clause: Any) -> bool:
+    """Whether the clause holding the value states it: neither it nor the main verb says what is not
+    so, unless the value stands in a clause of its own beside the main one ("Luca's still my barber,
+    wouldn't trust anyone else": the barber is said; "I don't think Tom lives in Leeds": not)."""
+    if clause is None or clause.i == root.i:
+        return not _unsaid(root)
+    if _unsaid(clause):
+        return False
+    # A complement said before its verb is a clause of its own, spliced by a comma ("Ines is still my
+    # tutor, wouldn't learn from anyone else" parses as the complement of "learn").
+    beside = clause.dep_ in ("advcl", "conj", "parataxis") or (clause.dep_ == "ccomp" and clause.i < clause.head.i)
+    return beside or not _unsaid(root)
 
 
 def _clause_verb(tok: Any) -> Any:

@@ -107,6 +107,26 @@ def test_no_shaped_value_or_possessor_where_none_fits(text, label, circle):
     assert proposals(text, label, circle)[0] == set()
 
 
+@pytest.mark.parametrize("text, label, claim", [
+    # A clause of its own beside a negated main verb still states its value.
+    ("Dmitri is still my tutor, wouldn't learn from anyone else.", "open", ("user", "tutor", "Dmitri")),
+    ("Sophie's still my tutor, I wouldn't learn from anyone else.", "open", ("user", "tutor", "Sophie")),
+    # "the X is called Y" keys the slot by X, as "the X is Y" does.
+    ("the new plumber is called Mr. Ferris", "open", ("user", "plumber", "Mr. Ferris")),
+])
+def test_a_clause_beside_a_negated_one_and_a_thing_called_by_name(text, label, claim):
+    found, _ = proposals(text, label)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label", [
+    ("I don't think Leeds suits us anymore, honestly.", "lives_in"),  # the value's clause under a negation
+    ("We'd move to Bristol if the job at Arup comes through.", "works_at"),  # a condition
+])
+def test_no_claim_from_a_clause_a_negation_or_condition_governs(text, label):
+    assert proposals(text, label)[0] == set()
+
+
 def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     # A claim the rules read, a question, an ending: not asked.
     assert proposals("I live in Berlin.", "works_at") == ({("user", "lives_in", "Berlin")}, [])
