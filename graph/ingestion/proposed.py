@@ -62,9 +62,9 @@ _PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
 def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: Anchor,
                    registered: dict[str, bool]) -> Found | None:
     """The claim the sentence `doc` makes in the slot `label` (a predicate or OPEN), or None when the
-    parse holds no value of that kind, the main verb is negated, wished, conditional or unreal, or
-    the sentence is said of nobody in the user's life."""
-    if (label not in PREDICATES and label != OPEN and not label.startswith("favorite_")):
+    sentence holds no value of that kind, the value's clause (or the main verb over it) is negated,
+    wished, conditional or unreal, or the sentence is said of nobody in the user's life."""
+    if label not in PREDICATES and label != OPEN and not label.startswith("favorite_"):
         return None
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
     if root is None:
@@ -78,7 +78,7 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
         owner = next((found for t in doc if t.dep_ in ("nsubj", "nsubjpass")
                       and (found := _possessor_of(t, offset, people, label, registered)) is not None), None)
     if owner is not None:
-        # The thing said of is someone's ("Dad's birthday is ...", "Biscuit's vet is Dr Amara"): theirs.
+        # The thing said of is someone's ("Mum's birthday is ...", "Pickle's groomer is Fur Fun"): theirs.
         subject: str | None = owner
         owned = said_of
     elif owned is not None and label == OPEN:
@@ -102,12 +102,14 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
     if said_of is not None and root.lemma_ != "be" and label not in _NOUN_VALUE:
         skip |= {t.i for t in said_of.subtree}  # who does something is not its value ("Dad's moved to ...")
     tok = _value_token(doc, label, skip)
-    if tok is None or not _said(root, _clause_verb(tok)):
+    if tok is None:
         return None
-    # Said in a clause of its own, the value is that clause's subject's ("no, he's at KPMG now, I told
-    # you": his employer, not the user's); a person nobody in the user's life answers to, no claim. A
-    # clause said of a thing ("the kids' dentist is Dr Osei, I got it mixed up") keeps the subject.
     clause = _clause_verb(tok)
+    if not _said(root, clause):
+        return None
+    # Said in a clause of its own, the value is that clause's subject's ("no, she's with Deloitte now,
+    # I checked": her employer, not the user's); a person nobody in the user's life answers to, no
+    # claim. A clause said of a thing ("the kids' GP is Dr Shah, I got it wrong") keeps the subject.
     said_by = None if clause is None or clause.i == root.i or (owned is not None and label == OPEN) else next(
         (c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if said_by is not None:
@@ -147,10 +149,10 @@ def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: An
 
 
 def _possessor_of(noun: Any, offset: int, people: People, label: str, registered: dict[str, bool]) -> str | None:
-    """Whose the noun is when a possessor other than the user says so ("Dad's birthday", "Biscuit's
-    vet"): a relative or someone the user knows; else None. Only for a noun said to be something or
+    """Whose the noun is when a possessor other than the user says so ("Mum's birthday", "Pickle's
+    groomer"): a relative or someone the user knows; else None. Only for a noun said to be something or
     naming the slot itself: a possessed noun that does something is someone of its own ("my friend's
-    cousin works at SpaceX")."""
+    cousin works at Ocado")."""
     if noun is None or noun.pos_ != "NOUN" or noun.lower_ in ROLES:
         return None
     slot = thing_predicate(_owned_words(noun), registered)
@@ -223,14 +225,14 @@ def _unsaid(verb: Any) -> bool:
 
 def _said(root: Any, clause: Any) -> bool:
     """Whether the clause holding the value states it: neither it nor the main verb says what is not
-    so, unless the value stands in a clause of its own beside the main one ("Luca's still my barber,
-    wouldn't trust anyone else": the barber is said; "I don't think Tom lives in Leeds": not)."""
+    so, unless the value stands in a clause of its own beside the main one ("Dmitri is still my tutor,
+    wouldn't learn from anyone else": the tutor is said; "I don't think Tom lives in Leeds": not)."""
     if clause is None or clause.i == root.i:
         return not _unsaid(root)
     if _unsaid(clause):
         return False
-    # A complement said before its verb is a clause of its own, spliced by a comma ("Ines is still my
-    # tutor, wouldn't learn from anyone else" parses as the complement of "learn").
+    # A complement said before its verb is a clause of its own, spliced by a comma (the tutor clause
+    # above parses as the complement of "learn").
     beside = clause.dep_ in ("advcl", "conj", "parataxis") or (clause.dep_ == "ccomp" and clause.i < clause.head.i)
     return beside or not _unsaid(root)
 
@@ -262,7 +264,7 @@ def _named(tok: Any) -> bool:
 
 
 def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
-    # A possessor owns the thing the sentence is about and is not its value ("Ana's new job").
+    # A possessor owns the thing the sentence is about and is not its value ("Omar's new flat").
     skip = skip | _redacted(doc) | {t.i for t in doc if t.dep_ == "poss"}
     usable = [t for t in doc if t.i not in skip and t.lower_ not in NOT_VALUES and t.lower_ not in TIME_WORDS
               and t.lower_ not in ROLES]
