@@ -183,7 +183,7 @@ _MY_X_IS_Y = _c(r"(?<![\w'’])" + _OWNER + r"\s+" + _THING + _IS + r"(?P<y>.+?)
 _FAV_EQ = _c(r"(?<!['’]s\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?i:\bfav|\bfave|\bfavourite|\bfavorite)\s+"
              r"(?P<x>[a-z]+)(?:\s+(?i:of\s+all\s+time|ever|atm|these\s+days|"
              r"right\s+now|at\s+the\s+moment|lately|nowadays|now))?\s*(?:=|:|"
-             r"(?i:is|are))\s*(?P<y>.+?)" + _STOP)
+             r"(?<=\s)(?i:is|are)\b)\s*(?P<y>.+?)" + _STOP)  # "is" a word of its own, not the end of "dish"
 # A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
 _LABELLED = _c(r"^(?i:new|my|our|current)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?::|=|\s[-–—])\s*"
                r"(?P<y>.+?)" + _STOP)
@@ -280,7 +280,7 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
         if (thing := _owned_thing(m["x"], registered)) is None:
             continue
         predicate, open_slot = thing
-        subject = _owner(m["o"], people, offset + m.start())
+        subject = owner_of(m["o"], people, offset + m.start())
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
         if (value is None or value.lower() in _SOMEONE) and _SOMEONE_FIRST.match(m["y"]):
             # "my mechanic is the guy at Spokes, Dmitri": a person said generically is no value; the
@@ -320,7 +320,9 @@ _SOMEONE_FIRST = re.compile(r"^(?:(?i:the|a|an|some|this|that)\s+)?(?:[a-z]+\s+)
 _NAME_AFTER = re.compile(r"[^,;.!?]*,\s*(?P<n>" + NAME + r")\s*(?:[.!)]|$)")
 
 
-def _owner(owner: str, people: People, at: int) -> str | None:
+def owner_of(owner: str, people: People, at: int) -> str | None:
+    """Whose thing "my", "our", "his", "dad's", "Ana's" says it is: "user", a relative of the user, a
+    person the message or the user's circle names, or None (a stranger)."""
     o = owner.lower().replace("’", "'")
     o = re.sub(r"^(?:my|our)\s+(?=\w+'s$)", "", o)  # "my mum's": the mother's
     if o in ("my", "our", "the") or o.removeprefix("the ") == "user's":

@@ -82,11 +82,11 @@ _PAST_OWNED = frozenset({"old", "former", "late", "previous", "ex"})
 _HEDGES = frozenset({"maybe", "perhaps", "possibly", "probably", "almost", "nearly", "hopefully"})
 _WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in Japan", not "I love living here"
 # A date is never a place or an employer ("from Monday I'm on nights").
-_TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
+TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
 june july august september october november december today tomorrow tonight weekend""".split())
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
-_UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
+UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
 _QUANTITY = frozenset({"bit", "lot", "little", "touch", "smattering"})
 _ENDED = frozenset({"anymore", "longer"})  # "not ... anymore", "no longer"
 _NOW = frozenset({"now", "currently", "still", "nowadays"})
@@ -123,12 +123,12 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
         if tok.lemma_ == "be" and tok.dep_ not in ("aux", "auxpass"):
-            yield from _copula(tok, list(tok.children), _subject(tok, offset, people, anchor))
+            yield from _copula(tok, list(tok.children), subject_of(tok, offset, people, anchor))
         elif tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in _LINKING:
             parts = [c for c in tok.children if c.dep_ in ("acomp", "attr", "oprd")
                      or (c.dep_ == "dobj" and c.lower_ in DIETS)]  # "gone vegan": parsed as an object
             if parts:
-                yield from _copula(tok, parts, _subject(tok, offset, people, anchor))
+                yield from _copula(tok, parts, subject_of(tok, offset, people, anchor))
         elif _opener(tok) and not any(t.pos_ in ("VERB", "AUX") for t in doc):
             # "Yep, still in Lisbon": the parser made the opening word the root; what hangs on it
             # after the comma is the fragment.
@@ -175,7 +175,7 @@ def wished(tok: Any) -> bool:
         elif tok.pos_ not in ("VERB", "AUX"):
             continue
         if lemma in _WISH or (lemma in _WISH_IF_UNREAL and any(
-                c.dep_ == "aux" and c.lower_ in _UNREAL for c in tok.children)):
+                c.dep_ == "aux" and c.lower_ in UNREAL for c in tok.children)):
             return True
     return False
 
@@ -230,15 +230,15 @@ def _labels(tok: Any) -> bool:
 
 
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
-    if any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children) or wished(verb) or conditional(verb):
+    if any(c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children) or wished(verb) or conditional(verb):
         return
     frames = VERBS[verb.lemma_.lower()]
     if verb.lemma_.lower() == "grow" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
         return
-    subject = _subject(verb, offset, people, anchor)
+    subject = subject_of(verb, offset, people, anchor)
     if subject is None:
         return
-    negated = _negated(verb) or verb.lemma_.lower() in _ENDING
+    negated = is_negated(verb) or verb.lemma_.lower() in _ENDING
     if verb.lemma_.lower() in _NEGATED_ONLY and not negated:
         return
     if verb.lemma_.lower() in ("move", "relocate") and any(
@@ -268,10 +268,10 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
 
 def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:
     """"X is Y" frames over the copula's `parts`; `implicit`: a verbless fragment, the part itself."""
-    if subject is None or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in be.children) or wished(be) \
+    if subject is None or any(c.dep_ == "aux" and c.lower_ in UNREAL for c in be.children) or wished(be) \
             or conditional(be):
         return
-    negated = _negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
+    negated = is_negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
     said_negated = negated
     for child in parts:
@@ -284,7 +284,7 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
             if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
-                yield Found(Draft(subject, "job_title", _title(child)), child.idx - be.doc[0].idx,
+                yield Found(Draft(subject, "job_title", title_of(child)), child.idx - be.doc[0].idx,
                             child.idx + len(child.text) - be.doc[0].idx, "frame be job")
                 for prep in child.children:  # "the only dev at Pebble Coffee"
                     if prep.dep_ == "prep" and prep.lower_ in ("at", "for") and (obj := _object(prep)) is not None:
@@ -344,13 +344,13 @@ def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, r
         if predicate == "works_at" and not negated:
             for title in tok.children:  # "I work at Wise, staff engineer"
                 if title.dep_ == "appos" and title.lemma_.lower() in JOB_HEADS:
-                    yield _found(subject, "job_title", _phrase(title), title, rule + " title")
+                    yield _found(subject, "job_title", noun_phrase(title), title, rule + " title")
 
 
 def _value(tok: Any, predicate: str) -> str | None:
     if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
         return None
-    if predicate in PROPER and (tok.lower_ in _TIME_WORDS or tok.ent_type_ in ("DATE", "TIME")):
+    if predicate in PROPER and (tok.lower_ in TIME_WORDS or tok.ent_type_ in ("DATE", "TIME")):
         return None
     if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
             and tok.lemma_.lower() not in INSTITUTIONS:
@@ -363,20 +363,20 @@ def _value(tok: Any, predicate: str) -> str | None:
         return tok.text if tok.text.isdigit() else None
     if tok.pos_ == "VERB" and tok.dep_ == "xcomp" and not tok.text.endswith("ing"):
         return None  # "love to travel": no thing liked as written
-    value = _phrase(tok)
+    value = noun_phrase(tok)
     return value if value and len(value.split()) <= 5 else None
 
 
-def _title(tok: Any) -> str:
+def title_of(tok: Any) -> str:
     """A job title with what it heads: "head of product", "director of engineering"."""
     of = next((c for c in tok.rights if c.dep_ == "prep" and c.lower_ == "of" and c.i == tok.i + 1), None)
     obj = _object(of) if of is not None else None
     if obj is None or obj.pos_ not in ("NOUN", "PROPN"):
-        return _phrase(tok)
+        return noun_phrase(tok)
     return clean_value(tok.doc[_phrase_span(tok)[0]:_phrase_span(obj)[1]].text)
 
 
-def _phrase(tok: Any) -> str:
+def noun_phrase(tok: Any) -> str:
     """The noun phrase `tok` heads, minimal: its compounds and modifiers (a name's possessive too:
     "st thomas' hospital"), and "of NAME" after a name ("University of Porto"); no article, no clause."""
     start, end = _phrase_span(tok)
@@ -384,7 +384,7 @@ def _phrase(tok: Any) -> str:
 
 
 def _phrase_span(tok: Any) -> tuple[int, int]:
-    """The token span of `_phrase`."""
+    """The token span of `noun_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
         named = c.pos_ == "PROPN" and c.text[:1].isupper() and c.dep_ == "compound"  # "New York", "Old Street"
@@ -421,13 +421,13 @@ def _found(subject: str, predicate: str, value: str, tok: Any, rule: str, negate
                  rule, negated=negated)
 
 
-def _negated(verb: Any) -> bool:
+def is_negated(verb: Any) -> bool:
     kids = list(verb.children)
     return any(c.dep_ == "neg" for c in kids) or any(c.lower_ in _ENDED for c in kids) \
         or any(t.lower_ in _ENDED for c in kids if c.dep_ == "advmod" for t in c.subtree)
 
 
-def _subject(verb: Any, offset: int, people: People, anchor: Anchor) -> str | None:
+def subject_of(verb: Any, offset: int, people: People, anchor: Anchor) -> str | None:
     """The person the verb is said of, or None (a stranger, or nobody the message names)."""
     tok = verb
     for _ in range(4):
@@ -464,9 +464,9 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
     if tok.pos_ == "NOUN" and low in ROLES and any(c.dep_ == "poss" and c.lower_ in ("my", "our")
                                                    for c in tok.children):
         named = next((c for c in tok.children if c.dep_ in ("appos", "compound") and c.text[:1].isupper()), None)
-        return _phrase(named) if named is not None else f"user's {ROLES[low]}"
+        return noun_phrase(named) if named is not None else f"user's {ROLES[low]}"
     if tok.pos_ == "PROPN" or (contracted and tok.text[:1].isupper()):
-        name = _phrase(tok)
+        name = noun_phrase(tok)
         if is_name(name) and people.known(name):
             people.mention(name)
             return name
@@ -496,8 +496,8 @@ def _succession(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterat
     value fills among the known memories, and supersedes it there."""
     for verb in doc:
         lemma = verb.lemma_.lower()
-        if verb.pos_ not in ("VERB", "AUX") or lemma not in _SUCCEED or _negated(verb) or wished(verb) \
-                or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+        if verb.pos_ not in ("VERB", "AUX") or lemma not in _SUCCEED or is_negated(verb) or wished(verb) \
+                or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children):
             continue
         preps = {c.lower_: _object(c) for c in verb.children if c.dep_ == "prep"}
         old = next((c for c in verb.children if c.dep_ == "dobj"), None)
@@ -508,11 +508,11 @@ def _succession(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterat
             old, new = preps.get("from"), preps.get("to")
         if not (_named_value(old) and _named_value(new)):
             continue
-        subject = _subject(verb, offset, people, anchor)
+        subject = subject_of(verb, offset, people, anchor)
         if subject is None:
             continue
-        found = _found(subject, VALUE_ONLY, _phrase(new), new, "frame succession")
-        yield Found(found.draft, found.start, found.end, found.rule, succeeds=_phrase(old))
+        found = _found(subject, VALUE_ONLY, noun_phrase(new), new, "frame succession")
+        yield Found(found.draft, found.start, found.end, found.rule, succeeds=noun_phrase(old))
 
 
 def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: set[str]) -> Iterator[Found]:
@@ -527,7 +527,7 @@ def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: 
     change = any(v.lemma_.lower() in _CHANGE for v in verbs)
     if not change and not any(t.lower_ in _NOW for t in doc) and "these days" not in text:
         return
-    if any(t.dep_ == "aux" and t.lower_ in _UNREAL for t in doc):
+    if any(t.dep_ == "aux" and t.lower_ in UNREAL for t in doc):
         return
     for verb in verbs:
         if wished(verb) or conditional(verb):
@@ -536,7 +536,7 @@ def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: 
         if who is not None and who.lower_ in _EXPLETIVE:
             subject: str | None = "user"  # "it's a Tesla now": said of the user's thing
         else:
-            subject = _subject(verb, offset, people, anchor)
+            subject = subject_of(verb, offset, people, anchor)
         if subject is None:
             continue
         heads = [c for c in verb.children if c.dep_ in ("dobj", "attr")]
@@ -546,9 +546,9 @@ def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: 
         for head in heads:
             if head is None or not (head.pos_ == "PROPN" or any(ch.isdigit() for ch in head.text)):
                 continue
-            if head.lower_ in _TIME_WORDS or head.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL"):
+            if head.lower_ in TIME_WORDS or head.ent_type_ in ("DATE", "TIME", "MONEY", "PERCENT", "CARDINAL"):
                 continue
-            value = _phrase(head)
+            value = noun_phrase(head)
             if value and value.lower() not in said and len(value.split()) <= 5:
                 yield _found(subject, VALUE_ONLY, value, head, "frame changed value")
 
@@ -570,7 +570,7 @@ def ended(doc: Any) -> bool:
         lemma = verb.lemma_.lower()
         kids = list(verb.children)
         if verb.tag_ not in ("VBD", "VBN") or any(c.dep_ == "neg" for c in kids) or any(
-                c.dep_ == "aux" and c.lower_ in _UNREAL for c in kids):
+                c.dep_ == "aux" and c.lower_ in UNREAL for c in kids):
             continue
         if lemma in _END_LEMMAS or any(c.dep_ in ("prt", "acomp", "dobj", "advmod") and c.lower_ in _GIVE_UP.get(
                 lemma, ()) for c in kids):
@@ -625,7 +625,7 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
         noun = _owned_noun(tok)
         if noun is None:
             continue
-        name = _phrase(tok)
+        name = noun_phrase(tok)
         if noun.head.i == tok.i and noun.i < tok.i:  # "my niece Lena": the name is what follows the noun
             name = clean_value(doc[noun.i + 1:_phrase_span(tok)[1]].text)
         if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
@@ -666,16 +666,16 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         if value is None or not (value.pos_ == "PROPN" or any(ch.isdigit() for ch in value.text)
                                  or (value.text[:1].isupper() and value.i > 0)):  # "Smarty", tagged a noun
             continue
-        if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+        if wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children):
             continue
         words = [c.text for c in noun.lefts if c.dep_ in ("compound", "amod")] + [_hyphenated(noun)]
         thing = thing_predicate(" ".join(words), {})
         if noun.tag_ == "NNS" and (thing is None or thing[1]):  # "kids", "sisters": the role's own word
             thing = thing_predicate(" ".join([*words[:-1], noun.lemma_]), {}) or thing
-        subject = _subject(verb, offset, people, anchor)
+        subject = subject_of(verb, offset, people, anchor)
         if thing is None or subject is None:
             continue
-        yield _found(subject, thing[0], _phrase(value), value, "frame as my")
+        yield _found(subject, thing[0], noun_phrase(value), value, "frame as my")
 
 
 _OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type"})
@@ -716,11 +716,11 @@ def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Ite
             verb = head.head
         else:
             continue
-        if _negated(verb) or wished(verb) or conditional(verb) or any(
-                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+        if is_negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children):
             continue
         found = _product(tok)
-        subject = "user" if owned else _subject(verb, offset, people, anchor)
+        subject = "user" if owned else subject_of(verb, offset, people, anchor)
         if found is not None and subject is not None:
             yield _found(subject, found[0], found[1], tok, "frame owned " + found[0])
 
@@ -733,8 +733,8 @@ def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterato
     greyhound called Pepper", "we also got a kitten, Mochi", "got a second cat too, Juniper"), else
     by the animal ("I have a beagle"): the registry's pet."""
     for verb in doc:
-        if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or _negated(verb) \
-                or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in _UNREAL
+        if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or is_negated(verb) \
+                or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL
                                                             for c in verb.children):
             continue
         for obj in (c for c in verb.children if c.dep_ == "dobj"):
@@ -749,10 +749,10 @@ def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterato
             name = name or next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
             name = name or next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
                 "advmod", "npadvmod", "appos", "dobj", "oprd")), None)
-            subject = _subject(verb, offset, people, anchor)
+            subject = subject_of(verb, offset, people, anchor)
             if subject is None:
                 continue
-            value = _phrase(name) if name is not None else animal.lower_
+            value = noun_phrase(name) if name is not None else animal.lower_
             if name is None or is_name(value):
                 yield _found(subject, "pet", value, name if name is not None else animal, "frame pet")
 
@@ -769,10 +769,10 @@ def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
         verb = noun.head if noun.dep_ != "pobj" else noun.head.head
         if verb.lemma_.lower() in _ENDING | _END_LEMMAS:
             continue  # "I quit my job at Acme": an ending (the verb frames')
-        if verb.pos_ not in ("VERB", "AUX") or _negated(verb) or wished(verb) or conditional(verb) or any(
-                c.dep_ == "aux" and c.lower_ in _UNREAL for c in verb.children):
+        if verb.pos_ not in ("VERB", "AUX") or is_negated(verb) or wished(verb) or conditional(verb) or any(
+                c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children):
             continue
-        subject = _subject(verb, offset, people, anchor)
+        subject = subject_of(verb, offset, people, anchor)
         # "a job at X", or "got a job at X" with the place on the verb
         preps = [*noun.children, *(verb.children if noun.dep_ == "dobj" else ())]
         for prep in preps:
@@ -784,7 +784,7 @@ def _job_at(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
 def _is_home(doc: Any) -> Iterator[Found]:
     """ "Lisbon is (still) home": where the user lives."""
     for be in doc:
-        if be.lemma_ != "be" or be.dep_ != "ROOT" or _negated(be):
+        if be.lemma_ != "be" or be.dep_ != "ROOT" or is_negated(be):
             continue
         place = next((c for c in be.children if c.dep_ == "nsubj" and c.pos_ == "PROPN"), None)
         home = next((c for c in be.children if c.dep_ in ("attr", "advmod", "acomp") and c.lower_ == "home"

@@ -59,6 +59,74 @@ def test_no_claim_without_a_value_of_its_kind_or_a_person_it_is_said_of(text, la
     assert proposals(text, label)[0] == set()
 
 
+@pytest.mark.parametrize("text, label, circle, claim", [
+    # The value's own clause says whose it is, not the sentence's main verb.
+    ("no, Hana is with Deloitte these days, I checked", "works_at", {"Hana"}, ("Hana", "works_at", "Deloitte")),
+    ("I reckon Tom has settled in Leeds for good.", "lives_in", {"Tom"}, ("Tom", "lives_in", "Leeds")),
+    # A taste stated of "my favourite X" fills the favourite X's slot.
+    ("Ramen is easily my favourite meal.", "likes", None, ("user", "favorite_meal", "Ramen")),
+    ("radiohead remain my fave band", "likes", None, ("user", "favorite_band", "radiohead")),
+])
+def test_the_value_takes_its_clauses_subject_and_a_favourite_its_slot(text, label, circle, claim):
+    found, _ = proposals(text, label, circle)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label, circle, not_value", [
+    ("Forget what I said about Omar's new flat.", "lives_in", {"Omar"}, "Omar"),  # a possessor owns, is no value
+    ("Don't store Priya's employer anywhere, please.", "works_at", {"Priya"}, "Priya"),
+    ("The gate code is [REDACTED:password] for the courier.", "open", None, "REDACTED"),  # a placeholder
+    ("no, she's with Deloitte these days, I checked", "works_at", None, "Deloitte"),  # "she": nobody named
+])
+def test_no_value_from_a_possessor_or_a_redaction(text, label, circle, not_value):
+    found, _ = proposals(text, label, circle)
+    assert not any(not_value.lower() in (c[2] or "").lower() for c in found), found
+
+
+@pytest.mark.parametrize("text, label, circle, claim", [
+    # A value with a shape of its own is read from the text: a day of the year, an address, a number.
+    ("My sister's birthday falls on 2 May, remind me.", "birthday", None, ("user's sister", "birthday", "2 May")),
+    ("oh I got it wrong, it's October 7 for my birthday", "birthday", None, ("user", "birthday", "October 7")),
+    ("best to ring me on 020 7946 0958 evenings", "phone_number", None, ("user", "phone_number", "020 7946 0958")),
+    ("Send the invoice to me at kit.m@example.net please", "email", None, ("user", "email", "kit.m@example.net")),
+    # The thing said of is its possessor's when the possessor is someone the user knows.
+    ("Pickle's groomer is Fur Fun in Leith.", "open", {"Pickle"}, ("Pickle", "groomer", "Fur Fun")),
+])
+def test_a_shaped_value_and_a_possessors_thing(text, label, circle, claim):
+    found, _ = proposals(text, label, circle)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label, circle", [
+    ("Birthday plans next week, no idea what to do.", "birthday", None),  # no day of the year
+    ("Flat 12, second floor.", "phone_number", None),  # too few digits for a phone number
+    ("My friend's cousin works at SpaceX.", "works_at", None),  # the cousin is nobody the user knows
+    ("Jo's dentist is Dr Patel.", "open", None),  # a stranger's dentist
+])
+def test_no_shaped_value_or_possessor_where_none_fits(text, label, circle):
+    assert proposals(text, label, circle)[0] == set()
+
+
+@pytest.mark.parametrize("text, label, claim", [
+    # A clause of its own beside a negated main verb still states its value.
+    ("Dmitri is still my tutor, wouldn't learn from anyone else.", "open", ("user", "tutor", "Dmitri")),
+    ("Sophie's still my tutor, I wouldn't learn from anyone else.", "open", ("user", "tutor", "Sophie")),
+    # "the X is called Y" keys the slot by X, as "the X is Y" does.
+    ("the new plumber is called Mr. Ferris", "open", ("user", "plumber", "Mr. Ferris")),
+])
+def test_a_clause_beside_a_negated_one_and_a_thing_called_by_name(text, label, claim):
+    found, _ = proposals(text, label)
+    assert claim in found, found
+
+
+@pytest.mark.parametrize("text, label", [
+    ("I don't think Leeds suits us anymore, honestly.", "lives_in"),  # the value's clause under a negation
+    ("We'd move to Bristol if the job at Arup comes through.", "works_at"),  # a condition
+])
+def test_no_claim_from_a_clause_a_negation_or_condition_governs(text, label):
+    assert proposals(text, label)[0] == set()
+
+
 def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     # A claim the rules read, a question, an ending: not asked.
     assert proposals("I live in Berlin.", "works_at") == ({("user", "lives_in", "Berlin")}, [])

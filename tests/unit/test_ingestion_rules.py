@@ -487,3 +487,11 @@ def test_a_person_said_generically_is_no_value_the_name_after_it_is():
     assert ("user", "accountant", "Tomasz", "remember") in claims("Our accountant is the man above the bakery, Tomasz.")
     assert not {c for c in claims("My electrician is some guy from the village.") if c[1] == "electrician"}
     assert ("user", "landlord", "Bram", "remember") in claims("Our landlord is a guy called Bram who never replies.")
+
+
+def test_a_favourite_pattern_reads_is_as_a_word_not_the_end_of_a_noun():
+    # "dish" ends in "is": no slot "favorite_d" with the value "h".
+    found = extract(Message("user", "Ramen is easily my favourite dish.", AT), circle=set())
+    assert not any(c.claim and c.claim.predicate == "favorite_d" for c in found.candidates)
+    found = extract(Message("user", "fav dish is pho", AT), circle=set())
+    assert {(c.claim.predicate, c.claim.value) for c in found.candidates if c.claim} == {("favorite_dish", "pho")}
