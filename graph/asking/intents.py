@@ -1,7 +1,8 @@
 """The router's intent classifier: graph/language/classifier.py's logistic regression over the
-question's embedding and the words and word pairs of the masked question, one label per intent. Fitted offline, deterministically, on the tuning half of
-the labelled questions only (bench/fit_intents.py writes intents.json beside this file); the
-router asks it only when no rule decides (graph/asking/blend.py)."""
+question's embedding and the words and word pairs of the masked question, one label per intent.
+Fitted offline, deterministically, on the tuning half of the labelled questions only
+(bench/fit_intents.py writes intents.json beside this file); the router asks it only when no rule
+decides (graph/asking/blend.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +39,7 @@ _WORD = re.compile(r"[a-z']+")
 def grams(text: str) -> set[str]:
     """The words and adjacent word pairs of a text, lower-cased, as a word vocabulary holds them."""
     words = _WORD.findall(text.lower())
-    return set(words) | {f"{a} {b}" for a, b in zip(words, words[1:])}
+    return set(words) | {f"{a} {b}" for a, b in pairwise(words)}
 
 
 def vocabulary_of(texts: Iterable[str], min_lines: int) -> tuple[str, ...]:
