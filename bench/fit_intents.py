@@ -37,8 +37,9 @@ def fitted() -> classifier.Classifier:
 
     rows = tune_rows()
     embedder = SentenceTransformerEmbedder()
-    vectors = embedder.encode([for_classifier(r["question"]) for r in rows])
-    return intents.fit(vectors, [intents.label(r["intent"], r["also"]) for r in rows], name=embedder.name)
+    texts = [for_classifier(r["question"]) for r in rows]
+    return intents.fit(embedder.encode(texts), [intents.label(r["intent"], r["also"]) for r in rows],
+                       name=embedder.name, texts=texts)
 
 
 def ship(path: Path, head: str, shipped: classifier.Classifier | None, model: classifier.Classifier,

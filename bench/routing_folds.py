@@ -151,6 +151,7 @@ def evaluate(rows: list[dict], embeddings: np.ndarray,
     decided (the lines where no rule decided are left out)."""
     fold = folds(rows)
     questions = [r["question"] for r in rows]
+    texts = [blend.for_classifier(q) for q in questions]  # what the classifier reads beside the embedding
     learned = [intents.label(r["intent"], r["also"]) for r in rows]  # what the classifier is fitted on
     ablated = ablation(questions)
     variants: dict[str, Callable[..., str]] = {}
@@ -159,12 +160,13 @@ def evaluate(rows: list[dict], embeddings: np.ndarray,
     for k in range(FOLDS):
         held = [i for i in range(len(rows)) if fold[i] == k]
         train = [i for i in range(len(rows)) if fold[i] != k]
-        model = intents.fit(embeddings[train], [learned[i] for i in train], name="fold")
+        model = intents.fit(embeddings[train], [learned[i] for i in train], name="fold",
+                            texts=[texts[i] for i in train])
         with ablated.without(set(held)) as off:
             switched += off
             for i in held:
                 ruled = rules.route(questions[i])
-                scores = model.scores(embeddings[i])
+                scores = model.scores(embeddings[i], texts[i])
                 if decided is not None and not ruled.unsure:
                     decided[i] = ruled.intent
                 variants = {

@@ -97,8 +97,8 @@ class Routed:
         ruled = route(question)
         if not asks_classifier(ruled) or self.classifier is None:
             return ruled
-        vector = self.embedder.encode([for_classifier(question)])[0]
-        return combine(question, ruled, self.classifier.scores(vector))
+        text = for_classifier(question)
+        return combine(question, ruled, self.classifier.scores(self.embedder.encode([text])[0], text))
 
 
 def evaluate(rows: list[dict], route: Callable[[str], Route]) -> dict:

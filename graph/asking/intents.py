@@ -1,7 +1,8 @@
 """The router's intent classifier: graph/language/classifier.py's logistic regression over the
-question's embedding, one label per intent. Fitted offline, deterministically, on the tuning half of
-the labelled questions only (bench/fit_intents.py writes intents.json beside this file); the
-router asks it only when no rule decides (graph/asking/blend.py)."""
+question's embedding and the words and word pairs of the masked question, one label per intent.
+Fitted offline, deterministically, on the tuning half of the labelled questions only
+(bench/fit_intents.py writes intents.json beside this file); the router asks it only when no rule
+decides (graph/asking/blend.py)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -15,10 +16,18 @@ from graph.language.classifier import Classifier
 SHIPPED = Path(__file__).with_name("intents.json")
 HEAD = "intent"
 C = classifier.C  # inverse regularisation (bench/routing_folds.py chose it)
+# The words beside the embedding: those in at least two tuning questions, as a vector of length
+# WORD_SCALE (the embedding's is 1). On held-out folds 0.5 lifted the blend, 2.0 lowered it: the words
+# sharpen the few markers the embedding blurs without outvoting what the phrasing means
+# (bench/routing_folds.py; docs/asking.md).
+WORD_SCALE = 0.5
+WORD_MIN_LINES = 2
 
 
-def fit(embeddings: np.ndarray, labels: Sequence[str], name: str) -> Classifier:
-    return classifier.fit(embeddings, labels, name, C)
+def fit(embeddings: np.ndarray, labels: Sequence[str], name: str, texts: Sequence[str]) -> Classifier:
+    """Fitted on each question's embedding and the masked text embedded (blend.for_classifier)."""
+    return classifier.fit(embeddings, labels, name, C, texts=texts, word_scale=WORD_SCALE,
+                          min_lines=WORD_MIN_LINES)
 
 
 def for_model(name: str, dimensions: int) -> Classifier | None:

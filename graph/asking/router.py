@@ -38,7 +38,8 @@ class RuleRouter:
         ruled = rule_route(question)
         if not asks_classifier(ruled) or self.classifier is None or self.embed is None:
             return ruled
-        return combine(question, ruled, self.classifier.scores(await self.embed(for_classifier(question))))
+        text = for_classifier(question)
+        return combine(question, ruled, self.classifier.scores(await self.embed(text), text))
 
 
 PROMPT = """You route questions an assistant asks its long-term memory about a user. Answer with one

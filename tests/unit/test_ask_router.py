@@ -340,8 +340,10 @@ def test_the_shipped_classifier_matches_the_service_model_only():
     assert model is not None and set(model.labels) == learned and model.dimensions == 384
     assert intents.for_model(model.name, 384) is model
     assert intents.for_model("another-model", 384) is None and intents.for_model(model.name, 768) is None
-    scores = model.scores(np.ones(384) / np.sqrt(384))
+    scores = model.scores(np.ones(384) / np.sqrt(384), "what did I decide about Sam")
     assert set(scores) == learned and abs(sum(scores.values()) - 1) < 1e-9
+    # it reads the masked question's words beside the embedding: a vocabulary fitted on the tuning lines
+    assert model.vocabulary and "decide" in model.vocabulary and model.word_scale == intents.WORD_SCALE
 
 
 def test_a_fit_is_deterministic_and_separates_what_it_was_shown():
@@ -353,9 +355,43 @@ def test_a_fit_is_deterministic_and_separates_what_it_was_shown():
     centres = rng.normal(size=(3, 16))
     rows = np.vstack([c + 0.05 * rng.normal(size=(10, 16)) for c in centres])
     labels = [name for name in ("goal", "search", "entity") for _ in range(10)]
-    first, second = intents.fit(rows, labels, "m"), intents.fit(rows, labels, "m")
+    texts = [f"question {n} about Sam" for n in range(30)]
+    first, second = intents.fit(rows, labels, "m", texts), intents.fit(rows, labels, "m", texts)
     assert first.to_json() == second.to_json()
-    assert [max(s := first.scores(r), key=s.get) for r in rows] == labels
+    assert [max(s := first.scores(r, t), key=s.get) for r, t in zip(rows, texts, strict=True)] == labels
+
+
+def test_the_words_beside_the_embedding_decide_where_the_embedding_cannot(tmp_path):
+    import numpy as np
+
+    from graph.language import classifier
+
+    # one embedding for every line: only the words tell a decision from a summary
+    same = np.ones((8, 4)) / 2
+    texts = ["what was the final call on the Sam thing", "did we settle on the final call for Sam",
+             "the final call about the move", "what final call did I make on Sam",
+             "quick summary of the Sam app", "give me a quick summary of Sam",
+             "a quick summary of the Sam project please", "quick summary on Sam"]
+    labels = ["decision"] * 4 + ["entity"] * 4
+    model = classifier.fit(same, labels, "m", texts=texts, word_scale=0.5)
+    assert "final call" in model.vocabulary and "quick summary" in model.vocabulary
+    assert "move" not in model.vocabulary  # a word of one line alone is not learned
+    assert model.dimensions == 4
+    for text, wanted in (("so what final call did we reach on Sam", "decision"),
+                         ("can I get a quick summary of Sam", "entity")):
+        scores = model.scores(same[0], text)
+        assert max(scores, key=scores.get) == wanted
+    # no known word: the embedding alone, which cannot tell them apart
+    assert abs(model.scores(same[0], "hmm")["decision"] - 0.5) < 0.01
+    # the shipped file keeps the vocabulary and its scale
+    classifier.save(tmp_path / "c.json", {"h": model})
+    loaded = classifier.load(tmp_path / "c.json")["h"]
+    assert classifier.same({"h": loaded}, {"h": model}) and loaded.word_scale == 0.5
+    assert abs(loaded.scores(same[0], "the final call")["decision"]
+               - model.scores(same[0], "the final call")["decision"]) < 1e-5
+    # without texts, or with no scale, it reads the embedding alone, as before
+    plain = classifier.fit(same + np.eye(8, 4), labels, "m")
+    assert plain.vocabulary == () and plain.dimensions == 4
 
 
 def test_feeling_frames_read_vaders_affect_words():
