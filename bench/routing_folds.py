@@ -5,6 +5,7 @@ the tuning half of the labelled questions (the test half stays unread).
     .venv/bin/python bench/routing_folds.py --misses     # and the held-out misses, per variant
     .venv/bin/python bench/routing_folds.py --precision  # and the ablated rules' precision per intent they decide
     .venv/bin/python bench/routing_folds.py --record     # and write the table into docs/benchmarks.md
+    .venv/bin/python bench/routing_folds.py --batch 1055-1134  # a batch of tuning lines held out
 
 The tuning half is split into five folds by intent and phrasing family: lines that share most of
 their words ("what happened last week" and "what happened last week, other than the work stuff")
@@ -181,6 +182,24 @@ def evaluate(rows: list[dict], embeddings: np.ndarray,
     return predicted, fold, switched
 
 
+def held_out_batch(rows: list[dict], embeddings: np.ndarray, first: int, last: int) -> str:
+    """The tuning lines q<first>..q<last> (a batch written at once) routed by the rules as written and
+    the classifier fitted on the other tuning lines, combined as the service combines them: how the
+    classifier fares on a batch it never saw (the rules may have been written from it)."""
+    batch = [i for i, r in enumerate(rows) if first <= int(r["id"][1:]) <= last]
+    if not batch:
+        raise SystemExit(f"no tuning line numbered {first}-{last}")
+    held = set(batch)
+    train = [i for i in range(len(rows)) if i not in held]
+    texts = [blend.for_classifier(r["question"]) for r in rows]
+    model = intents.fit(embeddings[train], [intents.label(rows[i]["intent"], rows[i]["also"]) for i in train],
+                        name="batch", texts=[texts[i] for i in train])
+    right = sum(blend.combine(rows[i]["question"], rules.route(rows[i]["question"]),
+                              model.scores(embeddings[i], texts[i])).intent == rows[i]["intent"] for i in batch)
+    return (f"q{first}-q{last} held out ({len(batch)} lines; rules as written, classifier fitted on the other "
+            f"{len(train)} tuning lines): {right}/{len(batch)} ({100 * right / len(batch):.1f}%)\n")
+
+
 def report(rows: list[dict], predicted: dict[str, dict[int, list[str]]], fold: list[int], misses: bool) -> str:
     lines = ["| variant | " + " | ".join(f"fold {k + 1}" for k in range(FOLDS)) + " | all held out |",
              "|---|" + "---:|" * (FOLDS + 1)]
@@ -217,9 +236,15 @@ def main() -> None:
     parser.add_argument("--precision", action="store_true",
                         help="print the ablated rules' precision on the held-out lines they decide, per intent")
     parser.add_argument("--record", action="store_true", help="write the table into docs/benchmarks.md")
+    parser.add_argument("--batch", metavar="FIRST-LAST",
+                        help="only route the tuning lines numbered FIRST-LAST, with the classifier fitted on the rest")
     args = parser.parse_args()
     rows = load_tune()
     embeddings = embed_all([r["question"] for r in rows])
+    if args.batch:
+        first, _, last = args.batch.partition("-")
+        print(held_out_batch(rows, embeddings, int(first), int(last or first)))
+        return
     decided: dict[int, str] = {}
     predicted, fold, switched = evaluate(rows, embeddings, decided)
     sizes = Counter(fold)

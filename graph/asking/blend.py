@@ -1,6 +1,6 @@
 """The rules and the intent classifier together: the rules route every question they recognise (their
 markers are precise, and they fill the slots); when no rule picks an intent, the classifier over the
-question's embedding (intents.py) may, if it is confident, instead of falling back to search; and
+question's embedding and its words (intents.py) may, if it is confident, instead of falling back to search; and
 when the rules ask for a past value, a very sure classifier may overrule them. The slots are then
 read by the rules for the intent picked. bench/routing_folds.py measures the blend on
 held-out folds of the tuning half. Pure."""
@@ -71,7 +71,7 @@ def combine(question: str, ruled: Route, scores: Mapping[str, float] | None) -> 
                      (*ruled.reasons, f"classifier: not confident of another intent ({top} at {scores[top]:.2f})"),
                      ruled.router, ruled.unsure)
     intent, p = chosen
-    why = f"classifier: {intent} at {p:.2f}, from the question's embedding (no rule decided)"
+    why = f"classifier: {intent} at {p:.2f}, from the question's embedding and words (no rule decided)"
     return rule_route(question, fallback=(intent, why))
 
 
@@ -81,6 +81,6 @@ def _overrule(question: str, ruled: Route, scores: Mapping[str, float]) -> Route
     best = max(allowed, key=lambda k: (allowed[k], k))
     if best == ruled.intent or allowed[best] < OVERRULE_PROBABILITY:
         return ruled
-    why = f"classifier: {best} at {allowed[best]:.2f} overrules the past value, from the question's embedding"
+    why = f"classifier: {best} at {allowed[best]:.2f} overrules the past value, from the question's embedding and words"
     fallback = (best, why) if best != "search" else None
     return rule_route(question, fallback=fallback, vetoed=(ruled.intent, why))
