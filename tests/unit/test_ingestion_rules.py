@@ -495,3 +495,14 @@ def test_a_favourite_pattern_reads_is_as_a_word_not_the_end_of_a_noun():
     assert not any(c.claim and c.claim.predicate == "favorite_d" for c in found.candidates)
     found = extract(Message("user", "fav dish is pho", AT), circle=set())
     assert {(c.claim.predicate, c.claim.value) for c in found.candidates if c.claim} == {("favorite_dish", "pho")}
+
+
+def test_an_s_after_a_name_that_stands_for_is_is_no_part_of_the_name():
+    # "Nadia's still our cleaner": "'s" is "is", the cleaner is Nadia.
+    assert ("user", "cleaner", "Nadia", "remember") in claims("Nadia's still our cleaner.")
+    assert ("user", "landlord", "Tomasz", "remember") in claims("Tomasz's our new landlord.")
+    assert not any(v.endswith("'s") for _, _, v, _ in claims("Nadia's still our cleaner."))
+    # A name's own "'s" (a brand, a possessive) stays as written.
+    assert ("user", "supermarket", "Sainsbury's", "remember") in claims("Sainsbury's is my supermarket.")
+    assert ("user", "supermarket", "Sainsbury's", "remember") in claims("My supermarket is Sainsbury's.")
+
