@@ -603,7 +603,7 @@ def _s_is(tok: Any) -> bool:
     after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     if after is None or after.lower_.replace("’", "'") != "'s" or after.head.i != tok.i:
         return False
-    if tok.dep_ == "ROOT" or after.tag_ == "VBZ" and tok.dep_ != "nsubj":
+    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj"):
         return True
     return tok.dep_ == "poss" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.head.children)
 
