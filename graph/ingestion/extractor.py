@@ -36,7 +36,7 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import FAVORITE_PREFIX, NOT_THINGS, PREDICATES
+from graph.ingestion.vocabulary import BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -44,6 +44,7 @@ from graph.memories.secrets import find_secrets, redact
 # The user: I, we, or "the user" as an agent writes down what the user said.
 _FIRST = re.compile(r"(?<![\w'’])(?:I|i|[Ii]m|[Ww]e|(?:[Tt]he\s+)?[Uu]ser(?!['’]s))(?=['’]|\s|$|[,.!?])")
 _PRONOUN = re.compile(r"(?<![\w'’])(?:[Hh]e|[Ss]he|[Tt]hey|who)(?=['’]|\s|$)")
+_BARE_KIN = re.compile(r"(?i)(?<![\w'’])(?P<r>" + "|".join(BARE_KIN) + r")(?:'s|’s)?(?=\s)")
 _VERB_START = re.compile(r"(?i)^(?:just\s+|also\s+|still\s+|finally\s+|now\s+|currently\s+|recently\s+)*"
                          r"(?:not\s+a|turned|"
                          r"started|moved|joined|work|working|live|living|love|loving|hate|speak|got|picked|used|sold|"
@@ -435,9 +436,8 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
     for m in _FRAGMENT.finditer(sentence):
         if not any(a[0] <= m.end() < a[1] for a in anchors):
             anchors.append((m.end(), m.end(), "user", True))
-    for m in re.finditer(r"(?i)(?<![\w'’])(?P<r>mum|mom|dad|father|mother)(?:'s|’s)?(?=\s)", sentence):
+    for m in _BARE_KIN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
-            from graph.ingestion.vocabulary import ROLES
             anchors.append((m.start(), m.end(), f"user's {ROLES[m['r'].lower()]}", False))
     for m in _PRONOUN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):

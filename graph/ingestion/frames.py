@@ -580,7 +580,7 @@ def ended(doc: Any) -> bool:
 
 def _owned_noun(tok: Any) -> Any:
     """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
-    candidates = [tok.head] if tok.dep_ in ("appos", "compound") else []
+    candidates = [tok.head] if tok.dep_ in ("appos", "compound") or _s_is(tok) else []
     if tok.dep_ == "conj" and tok.head.tag_ == "NNS" and tok.i > 0 and tok.doc[tok.i - 1].text == ",":
         candidates.append(tok.head)  # "three daughters, Ines, Marta and Leonor": the list read as a conjunct
     # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
@@ -593,6 +593,19 @@ def _owned_noun(tok: Any) -> Any:
     if tok.dep_ == "conj" and tok.head.pos_ == "PROPN" and tok.head.i < tok.i:
         return _owned_noun(tok.head)  # "two kids, Ada and Felix": Felix stands beside the kids too
     return None
+
+
+def _s_is(tok: Any) -> bool:
+    """Whether the "'s" after the name `tok` stands for "is" or "has" ("Nadia's still our cleaner",
+    "Tomasz's our new landlord"), which the small model parses as a possessive: the name heads the
+    sentence with no verb of its own, "'s" is tagged a verb, or the noun it would possess is "my/our"
+    noun already. A brand's or an owner's "'s" ("Sainsbury's is ...", "Nadia's car") is none."""
+    after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
+    if after is None or after.lower_.replace("’", "'") != "'s" or after.head.i != tok.i:
+        return False
+    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj"):
+        return True
+    return tok.dep_ == "poss" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.head.children)
 
 
 def _hyphenated(noun: Any) -> str:
@@ -628,6 +641,8 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
         name = noun_phrase(tok)
         if noun.head.i == tok.i and noun.i < tok.i:  # "my niece Lena": the name is what follows the noun
             name = clean_value(doc[noun.i + 1:_phrase_span(tok)[1]].text)
+        elif _s_is(tok):
+            name = name.removesuffix("'s").removesuffix("’s")  # "Nadia's still our cleaner": Nadia
         if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
             continue
         if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):

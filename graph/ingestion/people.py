@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graph.ingestion.vocabulary import ROLES
+from graph.ingestion.vocabulary import BARE_KIN, ROLES
 
 _ROLE_WORDS = sorted(ROLES, key=len, reverse=True)
 ROLE = r"(?:" + "|".join(re.escape(r) for r in _ROLE_WORDS) + r")"
@@ -64,7 +64,8 @@ class People:
 
 def is_name(word: str) -> bool:
     first = word.split()[0].rstrip(".")
-    return bool(word) and word[:1].isupper() and first not in _NOT_NAMES
+    # A kin word said bare ("Nana moved to Whitby") is the user's relative, not someone so named.
+    return bool(word) and word[:1].isupper() and first not in _NOT_NAMES and first.lower() not in BARE_KIN
 
 
 _PATTERNS = (

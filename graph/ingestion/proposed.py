@@ -57,6 +57,8 @@ _PHONE = re.compile(r"\+?\d[\d ().-]{5,}\d")
 _MONTH = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}[/.]\d{1,2}")
 _FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
 _PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
+# Prepositions that put the sentence somewhere: their object is a place ("in Munich"), no employer.
+_WHERE = frozenset({"in", "near", "outside", "around", "across", "within", "up", "down", "over"})
 
 
 def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: Anchor,
@@ -263,6 +265,13 @@ def _named(tok: Any) -> bool:
         tok.pos_ == "PROPN" or (tok.text[:1].isupper() and tok.i > 0) or any(ch.isdigit() for ch in tok.text))
 
 
+def _placed(tok: Any) -> bool:
+    """Whether `tok` is (in) the object of a preposition of place: "in Leeds", "over in Leeds"."""
+    while tok.dep_ in ("compound", "flat") and tok.head.i != tok.i:
+        tok = tok.head
+    return tok.dep_ == "pobj" and tok.head.lower_ in _WHERE
+
+
 def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
     # A possessor owns the thing the sentence is about and is not its value ("Omar's new flat").
     skip = skip | _redacted(doc) | {t.i for t in doc if t.dep_ == "poss"}
@@ -272,6 +281,8 @@ def _value_token(doc: Any, label: str, skip: set[int]) -> Any:
         return next((t for t in usable if t.lower_ in _LEXICAL[label]), None)
     if label in PROPER:  # a place or an employer is no language ("get by in Italian")
         usable = [t for t in usable if t.lower_ not in LANGUAGES and t.lower_ not in NATIONALITIES]
+    if label == "works_at":  # "in Munich, on the payroll at Siemens": Munich is where, Siemens who
+        usable = [t for t in usable if not _placed(t)]
     if label == "age":
         return next((t for t in usable if t.pos_ == "NUM" and t.text.isdigit() and 0 < int(t.text) < 120), None)
     if label == "job_title":

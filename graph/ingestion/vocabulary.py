@@ -35,6 +35,16 @@ PREDICATES: dict[str, Canonical] = {
     "sister": Canonical("entity", multi=True, person=True), "brother": Canonical("entity", multi=True, person=True),
     "child": Canonical("entity", multi=True, person=True), "friend": Canonical("entity", multi=True, person=True),
     "colleague": Canonical("entity", multi=True, person=True),
+    # Kin beyond the parents: each a person; two grandmothers, many cousins.
+    "grandmother": Canonical("entity", multi=True, person=True),
+    "grandfather": Canonical("entity", multi=True, person=True),
+    "grandchild": Canonical("entity", multi=True, person=True),
+    "aunt": Canonical("entity", multi=True, person=True), "uncle": Canonical("entity", multi=True, person=True),
+    "cousin": Canonical("entity", multi=True, person=True), "niece": Canonical("entity", multi=True, person=True),
+    "nephew": Canonical("entity", multi=True, person=True),
+    "mother_in_law": Canonical("entity", person=True), "father_in_law": Canonical("entity", person=True),
+    "sister_in_law": Canonical("entity", multi=True, person=True),
+    "brother_in_law": Canonical("entity", multi=True, person=True),
 }
 FAVORITE_PREFIX = "favorite_"  # favorite_<thing>: single-valued, a preference
 
@@ -49,7 +59,20 @@ ROLES: dict[str, str] = {
     "son": "child", "daughter": "child", "kid": "child", "child": "child", "eldest": "child", "youngest": "child",
     "friend": "friend", "best friend": "friend", "bestie": "friend", "mate": "friend", "buddy": "friend",
     "colleague": "colleague", "coworker": "colleague", "co-worker": "colleague", "workmate": "colleague",
+    # Kin beyond the parents ("Grandma turned 90", "my cousin lives in Leeds"): the predicate is the
+    # plain kin word, an in-law's with underscores as an open slot's key would have it.
+    "grandma": "grandmother", "grandmother": "grandmother", "gran": "grandmother", "granny": "grandmother",
+    "nan": "grandmother", "nana": "grandmother", "nanna": "grandmother", "grandmum": "grandmother",
+    "grandmom": "grandmother", "grandpa": "grandfather", "grandfather": "grandfather", "grandad": "grandfather",
+    "granddad": "grandfather", "gramps": "grandfather", "grandson": "grandchild", "granddaughter": "grandchild",
+    "grandchild": "grandchild", "grandkid": "grandchild", "aunt": "aunt", "auntie": "aunt", "aunty": "aunt",
+    "uncle": "uncle", "cousin": "cousin", "niece": "niece", "nephew": "nephew",
+    "mother-in-law": "mother_in_law", "father-in-law": "father_in_law", "sister-in-law": "sister_in_law",
+    "brother-in-law": "brother_in_law",
 }
+# Kin words said bare, as a name ("Mum moved to York", "Grandma turned 90"): the user's.
+BARE_KIN = ("mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
+            "grandpa", "grandad", "granddad", "gramps")
 # Nouns of an owned thing that are canonical predicates already.
 THING_PREDICATES: dict[str, str] = {
     "car": "car", "motorbike": "car", "motorcycle": "car", "van": "car", "phone": "phone", "mobile": "phone",

@@ -127,6 +127,18 @@ def test_no_claim_from_a_clause_a_negation_or_condition_governs(text, label):
     assert proposals(text, label)[0] == set()
 
 
+
+@pytest.mark.parametrize("text, claim", [
+    # A place the sentence is in ("in Munich") is no employer beside one named ("at Siemens").
+    ("In Munich these days, on the payroll at Siemens.", ("user", "works_at", "Siemens")),
+    ("In Glasgow this year, on the payroll at Skyscanner.", ("user", "works_at", "Skyscanner")),
+    # With only a place named, no employer.
+    ("been on the payroll in Leeds since May", None),
+])
+def test_an_employer_is_no_place_the_sentence_is_in(text, claim):
+    found, _ = proposals(text, "works_at")
+    assert {c for c in found if c[1] == "works_at"} == ({claim} if claim else set()), found
+
 def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     # A claim the rules read, a question, an ending: not asked.
     assert proposals("I live in Berlin.", "works_at") == ({("user", "lives_in", "Berlin")}, [])

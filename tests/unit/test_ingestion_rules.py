@@ -495,3 +495,29 @@ def test_a_favourite_pattern_reads_is_as_a_word_not_the_end_of_a_noun():
     assert not any(c.claim and c.claim.predicate == "favorite_d" for c in found.candidates)
     found = extract(Message("user", "fav dish is pho", AT), circle=set())
     assert {(c.claim.predicate, c.claim.value) for c in found.candidates if c.claim} == {("favorite_dish", "pho")}
+
+
+def test_an_s_after_a_name_that_stands_for_is_is_no_part_of_the_name():
+    # "Nadia's still our cleaner": "'s" is "is", the cleaner is Nadia.
+    assert ("user", "cleaner", "Nadia", "remember") in claims("Nadia's still our cleaner.")
+    assert ("user", "landlord", "Tomasz", "remember") in claims("Tomasz's our new landlord.")
+    assert not any(v.endswith("'s") for _, _, v, _ in claims("Nadia's still our cleaner."))
+    # A name's own "'s" (a brand, a possessive) stays as written.
+    assert ("user", "supermarket", "Sainsbury's", "remember") in claims("Sainsbury's is my supermarket.")
+    assert ("user", "supermarket", "Sainsbury's", "remember") in claims("My supermarket is Sainsbury's.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Grandma turned 90 on Sunday!", ("user's grandmother", "age", "90")),
+    ("Grandpa is 87.", ("user's grandfather", "age", "87")),
+    ("My gran lives in Sligo.", ("user's grandmother", "lives_in", "Sligo")),
+    ("My cousin lives in Leeds.", ("user's cousin", "lives_in", "Leeds")),
+    ("My aunt lives in Lagos.", ("user's aunt", "lives_in", "Lagos")),
+    ("My uncle works at Siemens.", ("user's uncle", "works_at", "Siemens")),
+    ("My nephew lives in Cork.", ("user's nephew", "lives_in", "Cork")),
+    ("My niece lives in Derry.", ("user's niece", "lives_in", "Derry")),
+    ("My mother-in-law lives in Hull.", ("user's mother_in_law", "lives_in", "Hull")),
+    ("My grandfather lives in Oban.", ("user's grandfather", "lives_in", "Oban")),
+])
+def test_kin_beyond_the_parents_are_subjects(text, expected):
+    assert (*expected, "remember") in claims(text)
