@@ -318,7 +318,8 @@ def test_explain_says_when_the_classifier_overruled_the_past_value():
     q = "the cake my aunt used to bake, is the recipe saved anywhere"
     searched = combine(q, route(q), {"search": 0.9, "historical": 0.1})
     assert searched.intent == "search"
-    assert searched.reasons[-1] == "classifier: search at 0.90 overrules the past value, from the question's embedding and words"
+    assert searched.reasons[-1] == ("classifier: search at 0.90 overrules the past value, "
+                                    "from the question's embedding and words")
     assert not any("no marker of another intent" in r for r in searched.reasons)
     q = "did I enjoy living by the sea back then"
     felt = combine(q, route(q), {"sentiment": 0.85, "historical": 0.1, "search": 0.05})
