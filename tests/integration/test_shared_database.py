@@ -60,7 +60,7 @@ def test_services_starting_together_on_a_new_graph_all_start(neo4j_server, embed
 
     failed, meta = asyncio.run(together())
     assert failed == [], [str(f)[:400] for f in failed]
-    assert meta == [{"key": "embedding", "n": 1}, {"key": "tenant_tokens", "n": 1}]
+    assert meta == [{"key": "embedding", "n": 1}, {"key": "memory_stems", "n": 1}, {"key": "tenant_tokens", "n": 1}]
 
 
 async def _seed_twin_marks(endpoint) -> None:
