@@ -2,7 +2,9 @@
 retrieval/keyword_exact: CONTAINS over each memory's stored stems) against the scan it replaced
 (whole-word regular expressions over each memory's text, main's statement, registered here under
 another name), interleaved query by query on one graph; and the Python side (stemming a memory's
-text on write, a search's terms on search) and the stored stems' size.
+text on write, a search's terms on search, naming a search's keyword hits' matched terms by
+re-stemming their texts against reading the statement's lists) and the stored stems' size. The stems
+arm no longer returns its hits' texts (their matched terms come listed), the whole-word arm still does.
 
     .venv/bin/python bench/keyword_stems_cost.py [--data-dir /tmp/stems-cost] [--memories 450] [--queries 300]
 
@@ -92,6 +94,16 @@ async def main() -> None:
     stored = [stems.stored(t) for t in texts]
     print(f"stored stems: {statistics.mean(len(s) for s in stored):.0f} characters per memory on average, "
           f"{sum(map(len, stored)) / sum(map(len, texts)):.2f} of the text's")
+    # Naming a search's keyword hits' matched terms: re-stemming each hit's text (keywords.hits, what the
+    # search did before) against reading the indices the statement lists (what it does unless capped).
+    hits_of = [(list(keywords.stemmed(keywords.terms(q)).stems), texts[n % 4::4][:100])
+               for n, q in enumerate(asked[:50])]
+    listed = [(terms, [[i for i, t in enumerate(terms) if stems.needle(t) in stems.stored(x)] for x in hit_texts])
+              for terms, hit_texts in hits_of]
+    restemmed = per_call_us(lambda h: [keywords.hits(h[0], x) for x in h[1]], hits_of) / 1000
+    from_indices = per_call_us(lambda h: [tuple(h[0][i] for i in sorted(m)) for m in h[1]], listed) / 1000
+    print(f"naming the matched terms of 100 keyword hits a search: re-stemming their texts {restemmed:.2f} ms, "
+          f"from the statement's indices {from_indices:.3f} ms (over {len(hits_of)} corpus queries)")
 
     model = embedder.load_embedder(None, args.data_dir / "models")
     settings = Settings(data_dir=args.data_dir / "embedded", backend="embedded", neo4j_uri=None)

@@ -193,6 +193,10 @@ class Settings(BaseSettings):
     schedule_decay: str = Field(
         "0 4 * * 0", description="Cron expression (UTC) of the decay job, which archives memories whose "
                                  "importance decayed below the floor; empty: never.")
+    schedule_stem: str = Field(
+        "20 * * * *", description="Cron expression (UTC) of the stem job, which gives their stems to memories "
+                                  "stored without them (by a process from before stems, in a rolling upgrade), "
+                                  "so keyword search finds them; empty: never.")
     maintenance_batch: int = Field(
         200, ge=1, le=10_000, description="Memories one maintenance transaction changes (each batch commits "
                                           "with the job's checkpoint).")
@@ -205,7 +209,7 @@ class Settings(BaseSettings):
     decay_exempt_importance: float = Field(
         0.9, ge=0, le=1.01, description="Memories at least this important never decay (above 1: none is exempt).")
 
-    @field_validator("schedule_expire", "schedule_decay")
+    @field_validator("schedule_expire", "schedule_decay", "schedule_stem")
     @classmethod
     def _cron(cls, value: str) -> str:
         value = value.strip()

@@ -80,7 +80,7 @@ async def restore_memory(memory_id: UUID, agent: AgentQuery, services: ServicesD
 
 
 @admin.post("/jobs", status_code=status.HTTP_201_CREATED, response_model=JobOut, responses=CREATED,
-            summary="Enqueue a system job: expire or decay across every tenant, now")
+            summary="Enqueue a system job: expire, decay or stem across every tenant, now")
 async def enqueue_system_job(body: SystemJobCreate, services: ServicesDep, actor: ActorDep,
                              response: Response) -> JobOut:
     return _enqueued(await services.maintenance.enqueue(body.to_domain(SYSTEM_AGENT), actor), response)

@@ -18,7 +18,7 @@ KIND_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 
 class SystemJobCreate(Request):
-    kind: str = Field(max_length=64, pattern=KIND_PATTERN, description="What the job does: expire, decay, or "
+    kind: str = Field(max_length=64, pattern=KIND_PATTERN, description="What the job does: expire, decay, stem, or "
                                                                        "another kind a handler serves.")
     params: dict[str, Any] = Field(default_factory=dict, description="The kind's parameters (docs/maintenance.md).")
     priority: StrictInt = Field(DEFAULT_PRIORITY, ge=PRIORITY_HIGHEST, le=PRIORITY_LOWEST,

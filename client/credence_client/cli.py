@@ -327,7 +327,7 @@ def _parser() -> argparse.ArgumentParser:
             "agent", "keep", "merge")
 
     # Durable jobs: AGENT `_system` names the scheduler's jobs (they need the administrator key).
-    sub = command("enqueue", _enqueue, "enqueue a job (expire, decay, ...) for a tenant", "agent", "kind")
+    sub = command("enqueue", _enqueue, "enqueue a job (expire, decay, stem, ...) for a tenant", "agent", "kind")
     sub.add_argument("--param", action="append", type=_param, metavar="NAME=VALUE",
                      help="a parameter of the job (a string); repeatable")
     sub.add_argument("--priority", type=int, help="1 runs first .. 10 last (default 5)")

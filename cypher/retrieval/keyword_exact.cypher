@@ -9,8 +9,8 @@
 // (graph/language/stems.py), so a stem matches whole and "hiking" finds "hike", as the full-text index
 // does for a large tenant; no regular expression (ArcadeDB gives all of a statement's one budget,
 // arcadedb.command.regexTimeout, which whole-word patterns over 500 long memories once exhausted).
-// Each hit says which stems it holds and how many words its text has; the caller scores them with BM25
-// over the tenant.
+// Each hit says which stems it holds (indices into $needles: every one, so the caller names the matched
+// terms from them) and how many words its text has; the caller scores them with BM25 over the tenant.
 // params: scan_cap, needles, agent, statuses, sensitivities, session_id, as_of, known_at, history, memory_types, tags, created_after, created_before, event_after, event_before, exclude_needles, exclude_patterns, explain
 // returns: one
 MATCH (m:Memory {agent: $agent})
@@ -32,6 +32,6 @@ WITH candidates, average_words,
                   THEN {id: m.id, matched: matched, words: size(split(m.text, ' ')), reason: reason,
                         confidence: coalesce(m.confidence, m.trust, 0.5), importance: coalesce(m.importance, 0.5),
                         updated_ms: coalesce(m.updated_at, m.created_at).epochMillis,
-                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END, threaded: m.thread IS NOT NULL,
-                        text: CASE WHEN reason IS NULL THEN m.text END} END) AS hits
+                        event_ms: CASE WHEN m.event_at IS NOT NULL THEN m.event_at.epochMillis END,
+                        threaded: m.thread IS NOT NULL} END) AS hits
 RETURN candidates, average_words, hits

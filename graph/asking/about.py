@@ -127,7 +127,7 @@ async def entity(reads: Reads, route: Route, limit: int) -> Answer:
     lines += [f"{day(f.at)}: {one_line(f.memory)}" for f in mentions[-10:]]
     explain = [f"entity: {name!r} " + (f"is entity {found.id} in the entity graph ({len(relations)} relationships)"
                                        if found else "is not in the entity graph; the memories that mention it"),
-               f"{len(mentions)} memories mention it (whole words, newest {limit} at most)"]
+               f"{len(mentions)} memories mention it (by its words' stems, newest {limit} at most)"]
     return Answer(route=route, handler="entity", found=bool(about or mentions),
                   summary="\n".join(lines) or f"Nothing is known about {name}.", memories=tuple(cited.values()),
                   entity=about, relationships=tuple(relations), explain=tuple(explain))

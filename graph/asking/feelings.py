@@ -28,7 +28,7 @@ async def sentiment(reads: Reads, route: Route, question: str, limit: int) -> An
         about = names[0]
         rows = await reads.recent(mentions=list(dict.fromkeys([*names, *aliases])), limit=200)
         memories = [(f.at, f.memory) for f in rows]
-        explain.append(f"sentiment: the memories that mention {', '.join(map(repr, names))} (whole words)")
+        explain.append(f"sentiment: the memories that mention {', '.join(map(repr, names))} (by their words' stems)")
     else:
         about = route.slots.topic or question
         hits = await reads.search(about, limit=50)

@@ -13,6 +13,7 @@ from graph.core.timeutil import from_graph_required, iso
 from graph.core.vocab import ACTIVE, sensitivities_up_to
 from graph.entities.model import Entity
 from graph.entities.service import EntityService
+from graph.language import stems
 from graph.memories.model import Memory
 from graph.memories.records import memory_from_map
 from graph.retrieval import RetrievalService, SearchHit, SearchQuery, Visibility
@@ -28,10 +29,12 @@ class Found:
     at: datetime  # its time: event_at, else valid_from, else created_at
 
 
-def mention_params(names: list[str]) -> dict[str, list[str]]:
-    """Whole-word matches of names (and their aliases), the same form as exclusions."""
-    params = exclusion_params(tuple(names))
-    return {"mention_needles": params["exclude_needles"], "mention_patterns": params["exclude_patterns"]}
+def mention_stems(names: list[str]) -> list[list[str]]:
+    """Each name's (or alias's) word stems, as the memories store them: a memory mentions the name
+    when it holds them all, so "Hiking" finds "went on a hike", as keyword search does
+    (docs/asking.md). A request's exclusions stay whole words (graph/retrieval/exclusion.py)."""
+    found = [list(dict.fromkeys(stems.needle(s) for s in stems.stem(stems.words(name)))) for name in names]
+    return [name for name in found if name]
 
 
 class Reads:
@@ -75,7 +78,7 @@ class Reads:
                       light: bool) -> list[dict[str, Any]]:
         return await self.runner.read(
             "asking/recent", light=light, time_from=iso(start), time_to=iso(end), past=past, limit=limit,
-            **mention_params(mentions or []), **(visibility or self.visibility).params(explain=False))
+            mentions=mention_stems(mentions or []), **(visibility or self.visibility).params(explain=False))
 
     async def profile(self, limit: int = MAX_SCAN) -> list[Memory]:
         rows = await self.runner.read("asking/profile", limit=limit, **self.visibility.params(explain=False))

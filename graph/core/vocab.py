@@ -108,10 +108,11 @@ JOB_STATUSES = ("queued", "running", "succeeded", "cancelled", "dead")
 JOB_QUEUED, JOB_RUNNING, JOB_SUCCEEDED, JOB_CANCELLED, JOB_DEAD = JOB_STATUSES
 JOB_FINISHED = (JOB_SUCCEEDED, JOB_CANCELLED, JOB_DEAD)
 # The built-in kinds (graph/maintenance): `expire` archives a tenant's expired memories, `decay` those
-# whose importance decayed below the floor. Scheduled on the system tenant, each fans out to one job per
-# tenant. `consolidate` is reserved for consolidation.
-JOB_KINDS = ("expire", "decay", "consolidate")
-KIND_EXPIRE, KIND_DECAY, KIND_CONSOLIDATE = JOB_KINDS
+# whose importance decayed below the floor, `stem` gives stems to memories a process from before stems
+# stored. Scheduled on the system tenant, each fans out to one job per tenant. `consolidate` is
+# reserved for consolidation.
+JOB_KINDS = ("expire", "decay", "consolidate", "stem")
+KIND_EXPIRE, KIND_DECAY, KIND_CONSOLIDATE, KIND_STEM = JOB_KINDS
 
 # Audit ops of maintenance: a memory archived because it expired or decayed, and an operator's restore
 # of an archived memory. The same one vocabulary as the ops above.

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import logging
 
-from graph.core.vocab import JOB_STATUSES, KIND_DECAY, KIND_EXPIRE
+from graph.core.vocab import JOB_STATUSES, KIND_DECAY, KIND_EXPIRE, KIND_STEM
 from graph.jobs import Enqueued, JobQueue, NewJob
-from graph.maintenance import decay, expiry
+from graph.maintenance import decay, expiry, stemming
 from graph.maintenance.decay import Decay
 from graph.maintenance.decay_rules import DecayPolicy
 from graph.maintenance.expiry import Expiry
 from graph.maintenance.registry import Handler, Handlers, ParamsCheck
 from graph.maintenance.restore import RestoreService
 from graph.maintenance.scheduler import Schedule, Scheduler
+from graph.maintenance.stemming import Stemming
 from graph.maintenance.worker import Worker, WorkerPolicy
 from graph.observability.metrics import JOBS
 from graph.settings import Settings
@@ -35,7 +36,8 @@ def worker_policy(settings: Settings) -> WorkerPolicy:
 def schedules(settings: Settings) -> list[Schedule]:
     """The schedules whose cron is set (an empty one is off)."""
     return [Schedule(kind, cron, kind) for kind, cron in ((KIND_EXPIRE, settings.schedule_expire),
-                                                          (KIND_DECAY, settings.schedule_decay)) if cron]
+                                                          (KIND_DECAY, settings.schedule_decay),
+                                                          (KIND_STEM, settings.schedule_stem)) if cron]
 
 
 class Maintenance:
@@ -45,6 +47,7 @@ class Maintenance:
         self.handlers = Handlers(self.queue)
         self.register(KIND_EXPIRE, Expiry(settings.maintenance_batch), expiry.check_params)
         self.register(KIND_DECAY, Decay(decay_policy(settings), settings.maintenance_batch), decay.check_params)
+        self.register(KIND_STEM, Stemming(settings.maintenance_batch), stemming.check_params)
         self.worker = Worker(runner, self.queue, self.handlers, worker_policy(settings))
         self.scheduler = Scheduler(runner, self.queue, schedules(settings), settings.jobs_poll_interval,
                                    on_enqueued=self.worker.wake)

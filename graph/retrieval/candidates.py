@@ -17,6 +17,7 @@ age), so a search ranks on these and hydrates only the memories it returns: movi
 over Bolt cost more than the ranking queries themselves (docs/benchmarks.md)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -45,7 +46,8 @@ class Found:
     confidence: float
     importance: float
     updated_at: datetime
-    text: str | None = None  # keyword hits: to name the matched terms
+    matched: tuple[str, ...] | None = None  # keyword hits: the term stems it holds; None: name them from `text`
+    text: str | None = None  # a keyword hit whose matched terms the statement could not list whole
     event_at: datetime | None = None  # the time the memory refers to, when it says so: recency counts from it
     threaded: bool = False  # a turn of a conversation thread: its neighbours may join the ranking
 
@@ -83,17 +85,19 @@ class CandidateSearch:
         one goes through the full-text index over them."""
         params = visibility.params()
         if not self.hints.is_large(visibility.key):
+            stems = list(terms.stems)
             row = await self.runner.read_one("retrieval/keyword_exact", scan_cap=self.exact_scan_max + 1,
-                                             needles=keywords.needles(list(terms.stems)), **params)
+                                             needles=keywords.needles(stems), **params)
             if row["candidates"] <= self.exact_scan_max:
                 # Scored over the shown memories only, so explain's extra rows never move a score.
                 shown = [(h["id"], h["matched"], h["words"]) for h in row["hits"] if h["reason"] is None]
                 scores = bm25(shown, row["candidates"], row["average_words"] or 0.0)
-                return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None)
+                return _listed(row["hits"], pool, lambda h: scores[h["id"]], lambda h: None, _matched(stems))
             self.hints.mark(visibility.key, large=True)
         # One index query per term, each naming the tenant (graph/core/tenant_token.py): its answer is
         # the term's postings in this tenant, so BM25 is scored over the tenant alone, as above.
-        queries = [q for q in (keywords.lucene_query([t], visibility.agent) for t in terms.stems) if q is not None]
+        asked = [(t, q) for t in terms.stems if (q := keywords.lucene_query([t], visibility.agent)) is not None]
+        queries = [q for _, q in asked]
         if not queries:
             return Candidates(found={})
         stats = await self.stats.of(visibility.agent)
@@ -106,7 +110,9 @@ class CandidateSearch:
                                              average_words=stats.average_words, **params)
             kept = sum(1 for h in row["hits"] if h["reason"] is None)
             if kept >= pool or row["candidates"] <= top:
-                return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None)
+                # A term whose postings were capped may be held by a hit that does not list it.
+                matched = _matched([t for t, _ in asked]) if not row["capped"] else None
+                return _listed(row["hits"], pool, lambda h: h["score"], lambda h: None, matched)
             top = UNBOUNDED
 
     async def _read_stats(self, agent: str) -> TenantStats:
@@ -195,11 +201,17 @@ def _index_page(row: dict[str, Any], pool: int) -> Candidates:
     return _listed(row["hits"], pool, cosine, cosine)
 
 
-def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of) -> Candidates:
+def _matched(stems: list[str]) -> Callable[[dict[str, Any]], tuple[str, ...]]:
+    """A keyword hit's matched terms, from the indices the statement lists (into `stems`, in order)."""
+    return lambda h: tuple(stems[i] for i in sorted(h["matched"]))
+
+
+def _listed(hits: list[dict[str, Any]], pool: int, score_of, similarity_of,
+            matched_of: Callable[[dict[str, Any]], tuple[str, ...]] | None = None) -> Candidates:
     kept = sorted((h for h in hits if h["reason"] is None), key=lambda h: (-score_of(h), h["id"]))
     found = {h["id"]: Found(score=score_of(h), similarity=similarity_of(h), confidence=float(h["confidence"]),
                             importance=float(h["importance"]), updated_at=from_epoch_ms(h["updated_ms"]),
-                            text=h.get("text"),
+                            matched=matched_of(h) if matched_of is not None else None, text=h.get("text"),
                             event_at=from_epoch_ms(h["event_ms"]) if h.get("event_ms") is not None else None,
                             threaded=bool(h.get("threaded")))
              for h in kept[:pool]}

@@ -262,7 +262,9 @@ class RetrievalService:
         for id_, f in found.items():
             matched: list[str] = []
             if id_ in keyword.found:
-                matched = keywords.hits(list(terms.stems), keyword.found[id_].text or "")
+                hit = keyword.found[id_]
+                matched = list(hit.matched) if hit.matched is not None else keywords.hits(list(terms.stems),
+                                                                                           hit.text or "")
                 bm25, coverage = keyword.found[id_].score, len(matched) / len(terms)
                 evidence = Evidence(f.similarity, floor, bm25, coverage, keyword_score(bm25, best_bm25, coverage),
                                     len(terms))

@@ -18,7 +18,7 @@ from neo4j.exceptions import Neo4jError
 from graph.core.errors import SchemaMismatch, StartupError
 from graph.core.tenant_token import tenant_token
 from graph.core.timeutil import iso, utcnow
-from graph.language import stems
+from graph.store import unstemmed
 from graph.store.backends.connect import Backend
 from graph.store.gateway import GraphRunner
 
@@ -66,15 +66,15 @@ async def key_memories_by_tenant(runner: GraphRunner, batch: int = 10_000) -> No
 
 
 async def stem_memories(runner: GraphRunner, batch: int = 1_000) -> None:
-    """Give memories stored before keyword search matched stems their stems (graph/language/stems.py),
-    in batches of one tenant's memories. Driven from Python, as tenant tokens are: Cypher has no
-    stemmer. A no-op once every memory has them."""
-    while rows := await runner.read("store/migrations/memory_stems/unstemmed_agents", limit=100):
-        for agent in (r["agent"] for r in rows):
-            while memories := await runner.read("store/migrations/memory_stems/unstemmed", agent=agent, limit=batch):
-                stemmed = [{"id": m["id"], "stems": stems.stored(m["text"] or "")} for m in memories]
-                await runner.write("store/migrations/memory_stems/set", agent=agent, rows=stemmed)
-        log.info("stems given to the memories of %d tenant(s)", len(rows))
+    """Give memories stored before keyword search matched stems their stems, in batches of one tenant's
+    memories (graph/store/unstemmed.py, which the stem job shares). A no-op once every memory has them."""
+    while agents := await unstemmed.tenants(runner, limit=100):
+        for agent in agents:
+            async def one_batch(tx, agent=agent) -> unstemmed.Batch:
+                return await unstemmed.stem_batch(tx, agent, batch)
+            while (await runner.write_tx(one_batch)).read == batch:
+                pass
+        log.info("stems given to the memories of %d tenant(s)", len(agents))
 
 
 async def apply_schema(runner: GraphRunner, backend: Backend, model: str, dimensions: int) -> None:

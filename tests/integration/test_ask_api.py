@@ -247,3 +247,24 @@ def test_bad_questions_are_refused_naming_the_field(client, agent, run, services
         with pytest.raises(InvalidInput) as caught:
             run(services.ask.ask, query)
         assert caught.value.field == field
+
+
+def test_a_mention_matches_its_words_stems_as_keyword_search_does_and_an_exclusion_stays_whole_words(client, agent):
+    """The handlers that read the memories mentioning a name (temporal, sentiment, entity) match the
+    name's stems in each memory's stored stems, as keyword search does: "Hiking" finds "went on a
+    hike". A request's exclusions still match whole words: excluding "hiking" hides no "hike"."""
+    hike = store(client, agent, "Went on a long hike above the lake", event_at=last_week(2))
+    hiking = store(client, agent, "Went hiking with Ana in the hills", event_at=last_week(3))
+    boots = store(client, agent, "Bought new boots for the trail", event_at=last_week(4))
+    store(client, agent, "Planned a hike for next spring", event_at=before_last_week(20))
+
+    answer = ask(client, agent, "what happened with Hiking last week")
+    assert answer["intent"] == "temporal" and answer["slots"]["entity"] == ["Hiking"]
+    assert [c["memory"]["id"] for c in answer["memories"]] == [hike["id"], hiking["id"]]
+    # A name of several words: each word's stem, wherever the memory has it.
+    lake = ask(client, agent, "what happened with Lake Hikes last week")
+    assert [c["memory"]["id"] for c in lake["memories"]] == [hike["id"]]
+
+    unhiked = ask(client, agent, "what happened last week except hiking")
+    assert unhiked["intent"] == "negation" and unhiked["excluded"] == ["hiking"]
+    assert [c["memory"]["id"] for c in unhiked["memories"]] == [hike["id"], boots["id"]]

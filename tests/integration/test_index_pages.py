@@ -29,7 +29,7 @@ def test_a_page_without_this_tenants_hits_is_one_row_that_counts_the_others(clie
     assert vector["hits"] == [] and vector["scanned"] >= 5
     assert postings["hits"] == []  # the other tenant's matches are never this one's postings
     nothing = pages(services, run, agent, "xylophonist", explain=False)[1]
-    assert nothing == {"hits": [], "candidates": 0}
+    assert nothing == {"hits": [], "candidates": 0, "capped": []}
 
 
 def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client, agent, services, run):
@@ -46,5 +46,21 @@ def test_a_page_lists_this_tenants_hits_and_with_explain_its_hidden_ones(client,
     vector, postings = pages(services, run, agent, "wombat burrow creek", explain=True)
     for page in (vector, postings):
         assert {h["id"]: h["reason"] for h in page["hits"]} == {shown["id"]: None, hidden["id"]: "archived"}
+    # Every term's postings whole (none reached the cap): each hit lists every term it holds.
+    assert postings["capped"] == []
+    assert [sorted(h["matched"]) for h in postings["hits"] if h["id"] == shown["id"]] == [[0, 1, 2]]
     assert [h["text"] for h in postings["hits"] if h["id"] == shown["id"]] == [shown["text"]]
     assert [h.get("text") for h in postings["hits"] if h["id"] == hidden["id"]] == [None]  # hidden: no text
+
+
+def test_a_term_whose_postings_reach_the_cap_is_named_for_the_hits_to_be_named_from_their_text(client, agent,
+                                                                                                 services, run):
+    """A hit may hold a capped term it does not list (its posting was past the cap): the caller then
+    names the hit's matched terms from its text (graph/retrieval/service.py)."""
+    first = store(client, agent, "A numbat foraged by the fallen log")
+    second = store(client, agent, "Another numbat crossed the firebreak")
+    postings = pages(services, run, agent, "numbat", explain=False, k=1)[1]
+    assert postings["capped"] == [0]  # two memories hold "numbat"; the cap is one
+    assert postings["hits"] and {h["id"] for h in postings["hits"]} <= {first["id"], second["id"]}
+    texts = {first["id"]: first["text"], second["id"]: second["text"]}
+    assert all(h["text"] == texts[h["id"]] for h in postings["hits"])

@@ -134,7 +134,7 @@ def test_a_worker_killed_mid_job_loses_it_and_the_job_finishes_once(client, serv
 def test_two_service_processes_run_each_period_of_a_schedule_once(client, services, agent, tmp_path, model_cache):
     expired = store_many(client, agent, ["The visitor badge expired yesterday"],
                          expires_at=(datetime.now(UTC) - timedelta(days=1)).isoformat())[0]
-    environment = {"CREDENCE_SCHEDULE_EXPIRE": "* * * * *", "CREDENCE_SCHEDULE_DECAY": "",
+    environment = {"CREDENCE_SCHEDULE_EXPIRE": "* * * * *", "CREDENCE_SCHEDULE_DECAY": "", "CREDENCE_SCHEDULE_STEM": "",
                    "CREDENCE_JOBS_POLL_INTERVAL": "0.3", "CREDENCE_ADMIN_API_KEY": TEST_ADMIN_KEY}
     started = datetime.now(UTC)
     processes = []

@@ -69,3 +69,25 @@ def test_imported_memories_are_matched_by_their_stems(client, agent):
                            headers={"content-type": "application/x-ndjson"})
     assert imported.status_code == 200, imported.text
     assert ids(client, copy, "runs") == [memories[0]["id"]]
+
+
+def test_a_hits_matched_terms_are_whole_when_a_terms_postings_were_capped(client, services, agent):
+    """Each keyword statement lists the terms a hit holds; a term whose postings reached
+    CREDENCE_KEYWORD_MAX_K may be held by a hit that does not list it, and then the hit's terms are
+    named from its text: explain's keyword_hits and the coverage stay whole."""
+    both = client.post("/v1/memories", json={"agent": agent, "text": "A numbat crossed the firebreak"}).json()["id"]
+    for text in ("A numbat foraged by the fallen log", "Another numbat dug for termites"):
+        client.post("/v1/memories", json={"agent": agent, "text": text})
+    candidates = services.retrieval.candidates
+    key = Visibility.of(SearchQuery(agent=agent, text="numbat")).key
+    cap = candidates.keyword_max_k
+    for large, max_k in ((False, cap), (True, cap), (True, 1)):  # the scan, the index, the index capped
+        candidates.hints.mark(key, large=large)
+        candidates.keyword_max_k = max_k
+        try:
+            hits, _ = keyword_search(client, agent, "numbats firebreaks")
+            assert hits[0]["id"] == both, (large, max_k)
+            assert hits[0]["explain"]["retrieved"]["keyword_hits"] == ["numbats", "firebreaks"], (large, max_k)
+        finally:
+            candidates.hints.mark(key, large=False)
+            candidates.keyword_max_k = cap

@@ -13,6 +13,8 @@ from graph.maintenance.decay import Decay
 from graph.maintenance.decay_rules import DecayPolicy
 from graph.maintenance.expiry import Expiry
 from graph.maintenance.expiry import check_params as no_params
+from graph.maintenance.stemming import Stemming
+from graph.retrieval import SearchQuery, Visibility
 from tests.conftest import TEST_ADMIN_KEY
 from tests.helpers import assert_problem, sample, scrape, search, store
 
@@ -26,6 +28,7 @@ def maintenance_worker(services) -> Worker:
     handlers = Handlers(services.maintenance.queue)
     handlers.register("expire", Expiry(batch=1), no_params)
     handlers.register("decay", Decay(POLICY, batch=2), no_params)
+    handlers.register("stem", Stemming(batch=1), no_params)
     return Worker(services.runner, services.maintenance.queue, handlers, WorkerPolicy(backoff_seconds=0.0))
 
 
@@ -45,6 +48,21 @@ def tenant_jobs(client, agent: str, kind: str) -> list[dict]:
 
 def memory(client, agent: str, memory_id: str) -> dict:
     return client.get(f"/v1/memories/{memory_id}", params={"agent": agent}).json()
+
+
+def keyword_ids(client, services, agent: str, query: str) -> list[list[str]]:
+    """The ids a keyword search finds through a small tenant's scan, then through the full-text index."""
+    hints, found = services.retrieval.candidates.hints, []
+    key = Visibility.of(SearchQuery(agent=agent, text=query)).key
+    for large in (False, True):
+        hints.mark(key, large=large)
+        try:
+            answer = client.post("/v1/search", json={"agent": agent, "query": query, "mode": "keyword"})
+            assert answer.status_code == 200, answer.text
+            found.append([r["id"] for r in answer.json()["results"]])
+        finally:
+            hints.mark(key, large=False)
+    return found
 
 
 def test_expiry_archives_each_expired_memory_once_audited_and_restorable(client, services, run, agent):
@@ -173,3 +191,48 @@ def test_decay_archives_what_went_unused_below_the_floor_and_nothing_else(client
     assert sample(samples, "credence_jobs", status="succeeded", kind="decay") >= 3
     assert sample(samples, "credence_jobs", status="dead", kind="decay") >= 0
     assert sample(samples, "credence_job_outcomes_total", kind="decay", outcome="succeeded") >= 3
+
+
+def test_memories_an_older_process_stored_without_stems_heal_through_the_stem_job(client, services, run, agent,
+                                                                                    cypher):
+    """In a rolling upgrade a process from before stems keeps writing after a new one's start-up gave
+    every memory its stems and marked it done: what the old process stores has no `stems`, so keyword
+    search cannot find it, until the stem job (scheduled hourly) gives it its stems. No restart."""
+    hiked = store(client, agent, "We went hiking at the heronry on Sunday")
+    kayak = store(client, agent, "The user sold the old kayak")
+    other = f"t-{uuid.uuid4().hex[:12]}"
+    theirs = store(client, other, "Hiking boots for sale")
+    # As a process from before stems writes them: Memory nodes without `stems`, start-up's mark long set.
+    cypher("MATCH (m:Memory) WHERE m.agent IN [$a, $o] REMOVE m.stems", a=agent, o=other)
+    assert cypher("MATCH (c:CredenceMeta {key: 'memory_stems'}) RETURN count(c) AS marks") == [{"marks": 1}]
+    assert keyword_ids(client, services, agent, "hikes") == [[], []]
+    records = client.get("/v1/audit", params={"agent": agent}).json()["items"]
+
+    worker = maintenance_worker(services)
+    queued = client.post("/v1/jobs", json={"agent": agent, "kind": "stem"})
+    assert queued.status_code == 201, queued.text
+    assert run(worker.drain) >= 1
+    done = client.get(f"/v1/jobs/{queued.json()['id']}", params={"agent": agent}).json()
+    assert (done["status"], done["result"], done["progress"]) == ("succeeded", {"stemmed": 2}, {"done": 2, "total": 2})
+    assert keyword_ids(client, services, agent, "hikes") == [[hiked["id"]], [hiked["id"]]]
+    assert keyword_ids(client, services, agent, "kayaks") == [[kayak["id"]], [kayak["id"]]]
+    assert keyword_ids(client, services, other, "hikes") == [[], []]  # the tenant's job stems only its own
+    # It changes no belief: no audit record, the memories' versions as they were.
+    assert client.get("/v1/audit", params={"agent": agent}).json()["items"] == records
+    assert memory(client, agent, hiked["id"])["version"] == hiked["version"]
+
+    # Run again, it finds nothing left.
+    again = client.post("/v1/jobs", json={"agent": agent, "kind": "stem"}).json()
+    run(worker.drain)
+    assert client.get(f"/v1/jobs/{again['id']}", params={"agent": agent}).json()["result"] == {"stemmed": 0}
+
+    # The scheduled system job fans out to the tenants that have memories without stems, only those.
+    system = client.post("/v1/admin/jobs", json={"kind": "stem"}, headers=ADMIN)
+    assert system.status_code == 201, system.text
+    run(worker.drain)
+    fanned = client.get(f"/v1/admin/jobs/{system.json()['id']}", headers=ADMIN).json()
+    assert fanned["status"] == "succeeded" and fanned["result"]["tenants"] >= 1
+    [child] = tenant_jobs(client, other, "stem")
+    assert (child["parent_id"], child["status"], child["result"]) == (fanned["id"], "succeeded", {"stemmed": 1})
+    assert keyword_ids(client, services, other, "hikes") == [[theirs["id"]], [theirs["id"]]]
+    assert [j["id"] for j in tenant_jobs(client, agent, "stem")] == [again["id"], queued.json()["id"]]

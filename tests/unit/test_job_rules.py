@@ -15,6 +15,7 @@ from graph.jobs import SYSTEM_AGENT, NewJob
 from graph.jobs.rules import backoff, check_new_job, error_text
 from graph.maintenance.decay_rules import DecayPolicy, half_life, last_active, weigh
 from graph.maintenance.scheduler import latest_period
+from graph.maintenance.service import schedules
 from graph.settings import Settings
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -95,3 +96,11 @@ def test_schedules_are_cron_expressions_or_empty():
     assert Settings(neo4j_uri=None, schedule_decay=" ").schedule_decay == ""
     with pytest.raises(ValidationError, match="schedule_expire"):
         Settings(neo4j_uri=None, schedule_expire="every day")
+    with pytest.raises(ValidationError, match="schedule_stem"):
+        Settings(neo4j_uri=None, schedule_stem="hourly")
+
+
+def test_memories_without_stems_are_stemmed_hourly_unless_the_schedule_is_off():
+    assert {(s.kind, s.cron) for s in schedules(Settings(neo4j_uri=None))} == {
+        ("expire", "0 3 * * *"), ("decay", "0 4 * * 0"), ("stem", "20 * * * *")}
+    assert [s.kind for s in schedules(Settings(neo4j_uri=None, schedule_stem=""))] == ["expire", "decay"]

@@ -1,5 +1,5 @@
-// Up to $limit of one tenant's memories without stems, with their text, for start-up to stem
-// (Cypher has no stemmer).
+// Up to $limit of one tenant's memories without stems, with their text, to be stemmed in Python
+// (Cypher has no stemmer: graph/store/unstemmed.py).
 // params: agent, limit
 // returns: many
 MATCH (m:Memory {agent: $agent})

@@ -1,6 +1,6 @@
-// Tenants with memories stored before memories carried their stems (graph/language/stems.py), at
-// most $limit of them: start-up gives those memories their stems, so keyword search finds them. No
-// row once every memory has them.
+// Tenants with memories without stems (graph/language/stems.py), at most $limit of them: those stored
+// before memories carried their stems (start-up gives them theirs), or since by a process from before
+// stems (the stem job's fan-out, graph/maintenance/stemming.py). No row once every memory has them.
 // params: limit
 // returns: many
 MATCH (m:Memory)
