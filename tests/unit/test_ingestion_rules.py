@@ -521,3 +521,14 @@ def test_an_s_after_a_name_that_stands_for_is_is_no_part_of_the_name():
 ])
 def test_kin_beyond_the_parents_are_subjects(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # The "'s" after a bare kin word is the clause's verb, as after a name.
+    ("Nan's 88 this year, still gardening.", ("user's grandmother", "age", "88")),
+    ("Dad's 71, retired and bored.", ("user's father", "age", "71")),
+    ("Mum's at Boots now.", ("user's mother", "works_at", "Boots")),
+    ("Gran's in Galway these days.", ("user's grandmother", "lives_in", "Galway")),
+])
+def test_a_bare_kin_words_s_is_its_verb(text, expected):
+    assert (*expected, "remember") in claims(text)
