@@ -187,11 +187,8 @@ _FAV_EQ = _c(r"(?<!['’]s\s)(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?i:\bfav|\bf
 # A label and its value, chat style: "New dentist: Dr. Okafor", "our wifi provider - Zen".
 _LABELLED = _c(r"^(?i:new|my|our|current)\s+(?P<x>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s*(?::|=|\s[-–—])\s*"
                r"(?P<y>.+?)" + _STOP)
-# "has been" is a copula too, and its "'s been" no part of the name ("Olu's been my barber for years").
-_Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)(?:\s+(?i:is|are|has\s+been|have\s+been)|"
-                r"['’]s\s+been)\s+(?i:still\s+|now\s+|also\s+)?"
-                r"(?P<o>(?i:my|our))\s+(?P<new>(?i:new\s+|current\s+)?)(?P<x>(?i:fav(?:ourite|orite|e)?\s+)?"
-                r"(?:[a-z][\w-]*|[A-Z]{2,}(?![\w-]))"
+_Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:is|are)\s+(?i:still\s+|now\s+|also\s+)?"
+                r"(?P<o>(?i:my|our))\s+(?P<new>(?i:new\s+|current\s+)?)(?P<x>(?i:fav(?:ourite|orite|e)?\s+)?[a-z][\w-]*"
                 r"(?:\s+[a-z][\w-]*){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?i:now|these\s+days|though|too|and|but|same|from|"
                 r"for|lol|since)\b)")
 
