@@ -119,6 +119,7 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
     yield from _job_at(doc, offset, people, anchor)
     yield from _is_home(doc)
     yield from _owned_product(doc, offset, people, anchor)
+    yield from _owned_is_named(doc)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
@@ -283,7 +284,9 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
-            if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
+            if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated and not any(
+                    c.dep_ == "acl" and c.lemma_ in ("call", "name") for c in child.children):  # "a student
+                # called Noor" says who someone is, not the subject's job
                 yield Found(Draft(subject, "job_title", title_of(child)), child.idx - be.doc[0].idx,
                             child.idx + len(child.text) - be.doc[0].idx, "frame be job")
                 for prep in child.children:  # "the only dev at Pebble Coffee"
@@ -662,6 +665,83 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
             people.persons.append(Person(name, role, at, at + len(tok.text)))
             people.persons.sort(key=lambda p: p.start)
         yield Found(Draft("user", predicate, name), tok.idx - base, tok.idx - base + len(tok.text), "frame named owned")
+
+
+# Nouns of a time said between a thing and its verb ("our cat sitter these days is ...").
+_SPAN_NOUNS = frozenset({"day", "days", "week", "month", "year", "moment", "season", "term", "summer", "winter"})
+
+
+def _owned_is_named(doc: Any) -> Iterator[Found]:
+    """ "The tailor we go to is Ahmet", "Our dog sitter when we're away is a student called Gwen",
+    "Broadband provider these days is Zen": a thing of the user's (my/our, one a clause of the user's
+    picks out, or said bare to open the sentence) said to be a name, in the present, fills its slot,
+    whatever of the user's or of a time stands between the thing and "is"."""
+    if doc[-1].text == "?":
+        return
+    for verb in doc:
+        be = verb if verb.lemma_ == "be" and verb.dep_ not in ("aux", "auxpass") else next(
+            (c for c in verb.children if c.dep_ == "auxpass" and c.lemma_ == "be"), None) \
+            if verb.lemma_ in ("call", "name") else None  # "the studio we go to is called Breathe"
+        if be is None or be.tag_ not in ("VBZ", "VBP") or is_negated(verb) or wished(verb) or conditional(verb):
+            continue
+        value = _named_attr(verb)
+        # The subject, or what the small model hangs the thing on instead ("my cat sitter when I ...").
+        spans = (_owned_span(doc, c.left_edge.i, be.i) for c in verb.lefts
+                 if c.dep_ in ("nsubj", "nsubjpass", "dep", "npadvmod") and c.pos_ in ("NOUN", "ADJ", "PROPN"))
+        span = next((s for s in spans if s is not None), None)
+        if value is None or span is None:
+            continue
+        whose, words = span
+        thing = thing_predicate(" ".join(words), {})
+        if thing is None or thing[0] in ROLES.values() or (whose and not thing[1]):  # people: the
+            continue  # relationship patterns'; "Dad's birthday": his
+        predicate = f"{whose}_{thing[0]}" if whose and thing[1] else thing[0]  # "kids' dentist": kids_dentist
+        yield _found("user", predicate, noun_phrase(value), value, "frame owned is named")
+
+
+def _named_attr(verb: Any) -> Any:
+    """What `verb` says its subject is, when that names someone or something: a name, or the name of
+    "a student called Noor"."""
+    attr = next((c for c in verb.rights if c.dep_ in ("attr", "acomp", "oprd")), None)
+    if attr is None:
+        return None
+    called = next((c for c in attr.children if c.dep_ == "acl" and c.lemma_ in ("call", "name")), None)
+    if called is not None:
+        attr = next((c for c in called.children if c.dep_ in ("oprd", "attr", "dobj", "xcomp")), None)
+    if attr is None or (attr.i > 0 and attr.doc[attr.i - 1].text.endswith("[")):  # "[REDACTED:password]"
+        return None
+    return attr if _named_value(attr) and attr.lower_ not in _FIRST else None
+
+
+def _owned_span(doc: Any, start: int, end: int) -> tuple[str, list[str]] | None:
+    """(a possessor noun or "", the words) of the user's thing that opens doc[start:end] (the subject's
+    span before "is"), or None when it is not the user's or anything but the user's clause or a time
+    follows it."""
+    i, owned, whose = start, start == 0 or doc[start - 1].is_punct, ""
+    if doc[i].lower_ in ("my", "our"):
+        i, owned = i + 1, True
+    elif doc[i].lower_ == "the":
+        i, owned = i + 1, False
+    if i + 1 < end and doc[i + 1].tag_ == "POS":  # "kids' swim coach"; "my dad's car" is his
+        if doc[i].pos_ != "NOUN" or i > start:
+            return None
+        whose, i = doc[i].lower_, i + 2
+    words: list[str] = []
+    while i < end and (doc[i].pos_ in ("NOUN", "ADJ", "PROPN") or doc[i].tag_ == "HYPH") \
+            and doc[i].lower_ not in TIME_WORDS:
+        words.append(doc[i].text)
+        i += 1
+    if not words or words[-1] == "-":
+        return None
+    rest = doc[i:end]
+    clause = [t for t in rest if t.pos_ in ("VERB", "AUX")]
+    by_user = bool(clause) and all(any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
+                                   for t in clause if t.dep_ in ("relcl", "advcl"))
+    for t in rest:
+        if t.pos_ in ("PROPN", "NUM") or (t.pos_ == "NOUN" and t.lower_ not in _SPAN_NOUNS | TIME_WORDS
+                                           and not by_user):
+            return None
+    return (whose, words) if owned or by_user else None
 
 
 def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:

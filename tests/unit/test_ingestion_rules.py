@@ -532,3 +532,28 @@ def test_kin_beyond_the_parents_are_subjects(text, expected):
 ])
 def test_a_bare_kin_words_s_is_its_verb(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # The user's thing said to be a name, whatever stands between: a clause of the user's ("we use"),
+    # a time ("these days", "when we're away"), or "a X called NAME" as the value.
+    ("The tailor we go to is Ahmet on the high street.", ("user", "tailor", "Ahmet")),
+    ("Our dog sitter when we're away is a neighbour called Gwen.", ("user", "dog_sitter", "Gwen")),
+    ("My bike shop these days is Pedal Power.", ("user", "bike_shop", "Pedal Power")),
+    ("Car mechanic this year is Halfords.", ("user", "car_mechanic", "Halfords")),
+    ("My cat sitter when I travel is a student called Priti.", ("user", "cat_sitter", "Priti")),
+])
+def test_the_users_thing_said_to_be_a_name_fills_its_slot(text, expected):
+    found = claims(text)
+    assert (*expected, "remember") in found
+    # "a neighbour called Gwen" says who she is: nobody's job title.
+    assert not {c for c in found if c[1] == "job_title"}
+
+
+@pytest.mark.parametrize("text", [
+    "The tailor in that film is Ahmet.",  # nobody's thing of the user's
+    "Our dog sitter when we're away isn't Gwen anymore.",  # negated
+    "Is our dog sitter when we're away Gwen?",  # a question
+])
+def test_a_thing_of_nobodys_or_denied_is_no_slot(text):
+    assert not {c for c in claims(text) if c[1] in ("tailor", "dog_sitter")}
