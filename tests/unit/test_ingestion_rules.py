@@ -557,3 +557,15 @@ def test_the_users_thing_said_to_be_a_name_fills_its_slot(text, expected):
 ])
 def test_a_thing_of_nobodys_or_denied_is_no_slot(text):
     assert not {c for c in claims(text) if c[1] in ("tailor", "dog_sitter")}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A step-relation is kin: a subject and a relationship, keyed by the word as said.
+    ("My stepson lives in Exeter.", ("user's stepson", "lives_in", "Exeter")),
+    ("My step-mom works at Target.", ("user's stepmom", "works_at", "Target")),
+    ("My stepfather Keith is a nurse.", ("Keith", "job_title", "nurse")),
+    ("My stepfather Keith is a nurse.", ("user", "stepfather", "Keith")),
+    ("My stepdaughter's birthday is 3 May.", ("user's stepdaughter", "birthday", "3 May")),
+])
+def test_step_relations_are_kin(text, expected):
+    assert (*expected, "remember") in claims(text)
