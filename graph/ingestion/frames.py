@@ -402,7 +402,8 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
         if c.i == right.i + 1 and joined:
             right = c
         elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss" and (
-                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")):
+                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")) \
+                and not _has(c):
             right = c  # "St. Mary's": the name's own ending, no owner of anything after it
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
@@ -584,6 +585,8 @@ def ended(doc: Any) -> bool:
 def _owned_noun(tok: Any) -> Any:
     """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
     candidates = [tok.head] if tok.dep_ in ("appos", "compound") or _s_is(tok) else []
+    if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lower_ == "been":  # "Olu's been my barber for years"
+        candidates += [c for c in tok.head.children if c.dep_ == "attr"]
     if tok.dep_ == "conj" and tok.head.tag_ == "NNS" and tok.i > 0 and tok.doc[tok.i - 1].text == ",":
         candidates.append(tok.head)  # "three daughters, Ines, Marta and Leonor": the list read as a conjunct
     # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
@@ -606,9 +609,16 @@ def _s_is(tok: Any) -> bool:
     after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     if after is None or after.lower_.replace("’", "'") != "'s" or after.head.i != tok.i:
         return False
-    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj"):
+    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj") or _has(after):
         return True
     return tok.dep_ == "poss" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.head.children)
+
+
+def _has(s: Any) -> bool:
+    """Whether the "'s" token `s` stands for "has" or "is" before a participle ("Priya's moved to ...",
+    "Olu's been my barber"): no name's own ending."""
+    doc = s.doc
+    return s.lower_.replace("’", "'") == "'s" and s.i + 1 < len(doc) and doc[s.i + 1].tag_ in ("VBN", "VBD")
 
 
 def _hyphenated(noun: Any) -> str:

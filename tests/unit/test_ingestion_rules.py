@@ -569,3 +569,15 @@ def test_a_thing_of_nobodys_or_denied_is_no_slot(text):
 ])
 def test_step_relations_are_kin(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "'s" before a participle is "has" (or "is"): no part of the name, whose clause it is.
+    ("Tariq's joined Ocado.", ("Tariq", "works_at", "Ocado")),
+    ("Mei's started at Deloitte.", ("Mei", "works_at", "Deloitte")),
+    ("Wanjiru's been my osteopath since 2019.", ("user", "osteopath", "Wanjiru")),
+])
+def test_an_s_before_a_participle_is_has(text, expected):
+    found = claims(text, circle={"Tariq", "Mei"})
+    assert (*expected, "remember") in found
+    assert not any(s.endswith("'s") or v.endswith("'s") for s, _, v, _ in found)
