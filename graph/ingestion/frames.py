@@ -252,6 +252,9 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
             if preps:
                 child, slot = preps[0], preps[0].lower_
         predicate = frames.get(slot or "")
+        if predicate == "lives_in" and verb.lemma_.lower() == "move" and any(
+                c.dep_ in ("prt", "advmod") and c.lower_ == "over" for c in verb.children):
+            predicate = VALUE_ONLY  # "moved over to Wise": a switch, whose slot the decision finds
         if predicate is None and slot == "as" and verb.lemma_.lower() in ("join", "start", "work"):
             predicate = "job_title"  # "joining Stripe as a solutions architect"
         if predicate is None:

@@ -581,3 +581,11 @@ def test_an_s_before_a_participle_is_has(text, expected):
     found = claims(text, circle={"Tariq", "Mei"})
     assert (*expected, "remember") in found
     assert not any(s.endswith("'s") or v.endswith("'s") for s, _, v, _ in found)
+
+
+def test_moving_over_to_something_is_a_switch_not_a_home():
+    # "moved over to X" switches what X replaces (an employer here), as "switched to X" does.
+    assert not {c for c in claims("Hamza's moved over to Wise.", circle={"Hamza"}) if c[1] == "lives_in"}
+    employer = known(1, "Hamza works at Revolut.", "Hamza", "works_at", "Revolut")
+    assert decided("Hamza's moved over to Wise.", [employer]) == [("UPDATE", "supersede", "k1")]
+    assert ("user", "lives_in", "Leeds", "remember") in claims("We moved to Leeds.")
