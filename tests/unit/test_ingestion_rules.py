@@ -589,3 +589,12 @@ def test_moving_over_to_something_is_a_switch_not_a_home():
     employer = known(1, "Hamza works at Revolut.", "Hamza", "works_at", "Revolut")
     assert decided("Hamza's moved over to Wise.", [employer]) == [("UPDATE", "supersede", "k1")]
     assert ("user", "lives_in", "Leeds", "remember") in claims("We moved to Leeds.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A named relative's "'s" is the verb of what follows, as a bare name's is.
+    ("My brother Kwame's a paramedic.", ("Kwame", "job_title", "paramedic")),
+    ("my friend Zara's 29 today", ("Zara", "age", "29")),
+])
+def test_a_named_relatives_s_is_the_verb(text, expected):
+    assert (*expected, "remember") in claims(text)
