@@ -438,7 +438,9 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
             anchors.append((m.end(), m.end(), "user", True))
     for m in _BARE_KIN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
-            anchors.append((m.start(), m.end(), f"user's {ROLES[m['r'].lower()]}", False))
+            # The kin word alone: its "'s" ("Mum's 58", "Dad's at Tesco now") is the clause's verb, as
+            # a name's is.
+            anchors.append((m.start(), m.end("r"), f"user's {ROLES[m['r'].lower()]}", False))
     for m in _PRONOUN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
             earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]]

@@ -119,6 +119,7 @@ def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[F
     yield from _job_at(doc, offset, people, anchor)
     yield from _is_home(doc)
     yield from _owned_product(doc, offset, people, anchor)
+    yield from _owned_is_named(doc)
     for tok in doc:
         if tok.pos_ in ("VERB", "AUX") and tok.lemma_.lower() in VERBS:
             yield from _verb(tok, offset, people, anchor)
@@ -251,6 +252,9 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
             if preps:
                 child, slot = preps[0], preps[0].lower_
         predicate = frames.get(slot or "")
+        if predicate == "lives_in" and verb.lemma_.lower() == "move" and any(
+                c.dep_ in ("prt", "advmod") and c.lower_ == "over" for c in verb.children):
+            predicate = VALUE_ONLY  # "moved over to Wise": a switch, whose slot the decision finds
         if predicate is None and slot == "as" and verb.lemma_.lower() in ("join", "start", "work"):
             predicate = "job_title"  # "joining Stripe as a solutions architect"
         if predicate is None:
@@ -283,7 +287,9 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
             lemma = child.lemma_.lower()
-            if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated:
+            if lemma in JOB_HEADS and child.pos_ == "NOUN" and not negated and not any(
+                    c.dep_ == "acl" and c.lemma_ in ("call", "name") for c in child.children):  # "a student
+                # called Noor" says who someone is, not the subject's job
                 yield Found(Draft(subject, "job_title", title_of(child)), child.idx - be.doc[0].idx,
                             child.idx + len(child.text) - be.doc[0].idx, "frame be job")
                 for prep in child.children:  # "the only dev at Pebble Coffee"
@@ -399,7 +405,8 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
         if c.i == right.i + 1 and joined:
             right = c
         elif c.i == right.i + 1 and c.dep_ == "case" and tok.pos_ == "PROPN" and tok.dep_ != "poss" and (
-                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")):
+                c.i + 1 == len(tok.doc) or tok.doc[c.i + 1].pos_ not in ("NOUN", "PROPN", "ADJ", "NUM")) \
+                and not _has(c):
             right = c  # "St. Mary's": the name's own ending, no owner of anything after it
         elif c.dep_ == "prep" and c.lower_ == "of" and tok.pos_ == "PROPN" and c.i == right.i + 1 and \
                 (obj := _object(c)) is not None and obj.pos_ == "PROPN":
@@ -581,6 +588,8 @@ def ended(doc: Any) -> bool:
 def _owned_noun(tok: Any) -> Any:
     """The noun "my/our X" that `tok`, a name, stands beside ("my niece Ava", "Zoe, my flatmate,"), or None."""
     candidates = [tok.head] if tok.dep_ in ("appos", "compound") or _s_is(tok) else []
+    if tok.dep_ in ("nsubj", "nsubjpass") and tok.head.lower_ == "been":  # "Olu's been my barber for years"
+        candidates += [c for c in tok.head.children if c.dep_ == "attr"]
     if tok.dep_ == "conj" and tok.head.tag_ == "NNS" and tok.i > 0 and tok.doc[tok.i - 1].text == ",":
         candidates.append(tok.head)  # "three daughters, Ines, Marta and Leonor": the list read as a conjunct
     # "my niece Lena studies ...", parsed as one noun phrase: the noun is a compound under the name.
@@ -603,9 +612,16 @@ def _s_is(tok: Any) -> bool:
     after = tok.doc[tok.i + 1] if tok.i + 1 < len(tok.doc) else None
     if after is None or after.lower_.replace("’", "'") != "'s" or after.head.i != tok.i:
         return False
-    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj"):
+    if tok.dep_ == "ROOT" or (after.tag_ == "VBZ" and tok.dep_ != "nsubj") or _has(after):
         return True
     return tok.dep_ == "poss" and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in tok.head.children)
+
+
+def _has(s: Any) -> bool:
+    """Whether the "'s" token `s` stands for "has" or "is" before a participle ("Priya's moved to ...",
+    "Olu's been my barber"): no name's own ending."""
+    doc = s.doc
+    return s.lower_.replace("’", "'") == "'s" and s.i + 1 < len(doc) and doc[s.i + 1].tag_ in ("VBN", "VBD")
 
 
 def _hyphenated(noun: Any) -> str:
@@ -662,6 +678,83 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
             people.persons.append(Person(name, role, at, at + len(tok.text)))
             people.persons.sort(key=lambda p: p.start)
         yield Found(Draft("user", predicate, name), tok.idx - base, tok.idx - base + len(tok.text), "frame named owned")
+
+
+# Nouns of a time said between a thing and its verb ("our cat sitter these days is ...").
+_SPAN_NOUNS = frozenset({"day", "days", "week", "month", "year", "moment", "season", "term", "summer", "winter"})
+
+
+def _owned_is_named(doc: Any) -> Iterator[Found]:
+    """ "The tailor we go to is Ahmet", "Our dog sitter when we're away is a student called Gwen",
+    "Broadband provider these days is Zen": a thing of the user's (my/our, one a clause of the user's
+    picks out, or said bare to open the sentence) said to be a name, in the present, fills its slot,
+    whatever of the user's or of a time stands between the thing and "is"."""
+    if doc[-1].text == "?":
+        return
+    for verb in doc:
+        be = verb if verb.lemma_ == "be" and verb.dep_ not in ("aux", "auxpass") else next(
+            (c for c in verb.children if c.dep_ == "auxpass" and c.lemma_ == "be"), None) \
+            if verb.lemma_ in ("call", "name") else None  # "the studio we go to is called Breathe"
+        if be is None or be.tag_ not in ("VBZ", "VBP") or is_negated(verb) or wished(verb) or conditional(verb):
+            continue
+        value = _named_attr(verb)
+        # The subject, or what the small model hangs the thing on instead ("my cat sitter when I ...").
+        spans = (_owned_span(doc, c.left_edge.i, be.i) for c in verb.lefts
+                 if c.dep_ in ("nsubj", "nsubjpass", "dep", "npadvmod") and c.pos_ in ("NOUN", "ADJ", "PROPN"))
+        span = next((s for s in spans if s is not None), None)
+        if value is None or span is None:
+            continue
+        whose, words = span
+        thing = thing_predicate(" ".join(words), {})
+        if thing is None or thing[0] in ROLES.values() or (whose and not thing[1]):  # people: the
+            continue  # relationship patterns'; "Dad's birthday": his
+        predicate = f"{whose}_{thing[0]}" if whose and thing[1] else thing[0]  # "kids' dentist": kids_dentist
+        yield _found("user", predicate, noun_phrase(value), value, "frame owned is named")
+
+
+def _named_attr(verb: Any) -> Any:
+    """What `verb` says its subject is, when that names someone or something: a name, or the name of
+    "a student called Noor"."""
+    attr = next((c for c in verb.rights if c.dep_ in ("attr", "acomp", "oprd")), None)
+    if attr is None:
+        return None
+    called = next((c for c in attr.children if c.dep_ == "acl" and c.lemma_ in ("call", "name")), None)
+    if called is not None:
+        attr = next((c for c in called.children if c.dep_ in ("oprd", "attr", "dobj", "xcomp")), None)
+    if attr is None or (attr.i > 0 and attr.doc[attr.i - 1].text.endswith("[")):  # "[REDACTED:password]"
+        return None
+    return attr if _named_value(attr) and attr.lower_ not in _FIRST else None
+
+
+def _owned_span(doc: Any, start: int, end: int) -> tuple[str, list[str]] | None:
+    """(a possessor noun or "", the words) of the user's thing that opens doc[start:end] (the subject's
+    span before "is"), or None when it is not the user's or anything but the user's clause or a time
+    follows it."""
+    i, owned, whose = start, start == 0 or doc[start - 1].is_punct, ""
+    if doc[i].lower_ in ("my", "our"):
+        i, owned = i + 1, True
+    elif doc[i].lower_ == "the":
+        i, owned = i + 1, False
+    if i + 1 < end and doc[i + 1].tag_ == "POS":  # "kids' swim coach"; "my dad's car" is his
+        if doc[i].pos_ != "NOUN" or i > start:
+            return None
+        whose, i = doc[i].lower_, i + 2
+    words: list[str] = []
+    while i < end and (doc[i].pos_ in ("NOUN", "ADJ", "PROPN") or doc[i].tag_ == "HYPH") \
+            and doc[i].lower_ not in TIME_WORDS:
+        words.append(doc[i].text)
+        i += 1
+    if not words or words[-1] == "-":
+        return None
+    rest = doc[i:end]
+    clause = [t for t in rest if t.pos_ in ("VERB", "AUX")]
+    by_user = bool(clause) and all(any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
+                                   for t in clause if t.dep_ in ("relcl", "advcl"))
+    for t in rest:
+        if t.pos_ in ("PROPN", "NUM") or (t.pos_ == "NOUN" and t.lower_ not in _SPAN_NOUNS | TIME_WORDS
+                                           and not by_user):
+            return None
+    return (whose, words) if owned or by_user else None
 
 
 def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:

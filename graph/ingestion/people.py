@@ -103,10 +103,12 @@ def find_people(text: str, circle: set[str], recent: list[str]) -> People:
                 name = f"user's {role}" if role else None
             if name is None:
                 continue
+            # "my mate Dan's a chef": the "'s" is the verb of what follows, no part of the mention.
+            end = m.end() - 2 if re.search(r"['’]s$", m.group()) else m.end()
             name = re.sub(r"['’]s$", "", name)
             if any(p.start < m.end() and m.start() < p.end for p in people.persons):
                 continue
-            people.persons.append(Person(name, role, m.start(), m.end()))
+            people.persons.append(Person(name, role, m.start(), end))
     people.persons.sort(key=lambda p: p.start)
     return people
 

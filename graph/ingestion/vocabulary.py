@@ -70,6 +70,13 @@ ROLES: dict[str, str] = {
     "mother-in-law": "mother_in_law", "father-in-law": "father_in_law", "sister-in-law": "sister_in_law",
     "brother-in-law": "brother_in_law",
 }
+# Step-relations ("my stepdad", "my step-sister"): kin too, keyed by the word as said (no canonical
+# word to fold them into), the siblings and children many as theirs are.
+for _kin, _many in (("mum", False), ("mom", False), ("mother", False), ("dad", False), ("father", False),
+                    ("sister", True), ("brother", True), ("son", True), ("daughter", True), ("kid", True),
+                    ("child", True)):
+    ROLES[f"step{_kin}"] = ROLES[f"step-{_kin}"] = f"step{_kin}"
+    PREDICATES[f"step{_kin}"] = Canonical("entity", multi=_many, person=True)
 # Kin words said bare, as a name ("Mum moved to York", "Grandma turned 90"): the user's.
 BARE_KIN = ("mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
             "grandpa", "grandad", "granddad", "gramps")

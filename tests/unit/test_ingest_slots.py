@@ -34,7 +34,7 @@ def proposals(text: str, label: str | None, circle: set[str] | None = None) -> t
 
 
 @pytest.mark.parametrize("text, label, claim", [
-    ("Glasgow has been our base for a year now.", "lives_in", ("user", "lives_in", "Glasgow")),
+    ("We've called Glasgow home for a year now.", "lives_in", ("user", "lives_in", "Glasgow")),
     ("been on the payroll at Tesco since May", "works_at", ("user", "works_at", "Tesco")),
     ("I can get by in Italian, more or less.", "speaks", ("user", "speaks", "Italian")),
     ("Shellfish makes me come out in hives.", "allergy", ("user", "allergy", "Shellfish")),
@@ -145,7 +145,7 @@ def test_the_classifier_is_asked_only_where_no_rule_read_a_claim():
     assert proposals("Do you know where I bank?", "open")[1] == []
     assert proposals("I've closed my Barclays account.", "open")[1] == []
     # `none` or below the floor: the rules alone.
-    assert proposals("Glasgow has been our base for a year now.", None)[0] == set()
+    assert proposals("We've called Glasgow home for a year now.", None)[0] == set()
 
 
 def test_a_value_only_proposal_takes_the_slot_of_the_known_memory_it_names():
@@ -182,7 +182,7 @@ def _extract(text: str, slots: Classifier | None) -> tuple[set[tuple], list[str]
 
 
 def test_the_service_extractor_embeds_only_the_sentences_no_rule_read():
-    unsure = "Glasgow has been our base for a year now."
+    unsure = "We've called Glasgow home for a year now."
     assert _extract(unsure, None) == (set(), [])
     assert _extract(unsure, _always("lives_in", 0.9)) == ({("user", "lives_in", "Glasgow")}, [unsure])
     assert _extract(unsure, _always("lives_in", slot_classifier.FLOOR - 0.1)) == (set(), [unsure])

@@ -521,3 +521,80 @@ def test_an_s_after_a_name_that_stands_for_is_is_no_part_of_the_name():
 ])
 def test_kin_beyond_the_parents_are_subjects(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # The "'s" after a bare kin word is the clause's verb, as after a name.
+    ("Nan's 88 this year, still gardening.", ("user's grandmother", "age", "88")),
+    ("Dad's 71, retired and bored.", ("user's father", "age", "71")),
+    ("Mum's at Boots now.", ("user's mother", "works_at", "Boots")),
+    ("Gran's in Galway these days.", ("user's grandmother", "lives_in", "Galway")),
+])
+def test_a_bare_kin_words_s_is_its_verb(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # The user's thing said to be a name, whatever stands between: a clause of the user's ("we use"),
+    # a time ("these days", "when we're away"), or "a X called NAME" as the value.
+    ("The tailor we go to is Ahmet on the high street.", ("user", "tailor", "Ahmet")),
+    ("Our dog sitter when we're away is a neighbour called Gwen.", ("user", "dog_sitter", "Gwen")),
+    ("My bike shop these days is Pedal Power.", ("user", "bike_shop", "Pedal Power")),
+    ("Car mechanic this year is Halfords.", ("user", "car_mechanic", "Halfords")),
+    ("My cat sitter when I travel is a student called Priti.", ("user", "cat_sitter", "Priti")),
+])
+def test_the_users_thing_said_to_be_a_name_fills_its_slot(text, expected):
+    found = claims(text)
+    assert (*expected, "remember") in found
+    # "a neighbour called Gwen" says who she is: nobody's job title.
+    assert not {c for c in found if c[1] == "job_title"}
+
+
+@pytest.mark.parametrize("text", [
+    "The tailor in that film is Ahmet.",  # nobody's thing of the user's
+    "Our dog sitter when we're away isn't Gwen anymore.",  # negated
+    "Is our dog sitter when we're away Gwen?",  # a question
+])
+def test_a_thing_of_nobodys_or_denied_is_no_slot(text):
+    assert not {c for c in claims(text) if c[1] in ("tailor", "dog_sitter")}
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A step-relation is kin: a subject and a relationship, keyed by the word as said.
+    ("My stepson lives in Exeter.", ("user's stepson", "lives_in", "Exeter")),
+    ("My step-mom works at Target.", ("user's stepmom", "works_at", "Target")),
+    ("My stepfather Keith is a nurse.", ("Keith", "job_title", "nurse")),
+    ("My stepfather Keith is a nurse.", ("user", "stepfather", "Keith")),
+    ("My stepdaughter's birthday is 3 May.", ("user's stepdaughter", "birthday", "3 May")),
+])
+def test_step_relations_are_kin(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # "'s" before a participle is "has" (or "is"): no part of the name, whose clause it is.
+    ("Tariq's joined Ocado.", ("Tariq", "works_at", "Ocado")),
+    ("Mei's started at Deloitte.", ("Mei", "works_at", "Deloitte")),
+    ("Wanjiru's been my osteopath since 2019.", ("user", "osteopath", "Wanjiru")),
+])
+def test_an_s_before_a_participle_is_has(text, expected):
+    found = claims(text, circle={"Tariq", "Mei"})
+    assert (*expected, "remember") in found
+    assert not any(s.endswith("'s") or v.endswith("'s") for s, _, v, _ in found)
+
+
+def test_moving_over_to_something_is_a_switch_not_a_home():
+    # "moved over to X" switches what X replaces (an employer here), as "switched to X" does.
+    assert not {c for c in claims("Hamza's moved over to Wise.", circle={"Hamza"}) if c[1] == "lives_in"}
+    employer = known(1, "Hamza works at Revolut.", "Hamza", "works_at", "Revolut")
+    assert decided("Hamza's moved over to Wise.", [employer]) == [("UPDATE", "supersede", "k1")]
+    assert ("user", "lives_in", "Leeds", "remember") in claims("We moved to Leeds.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A named relative's "'s" is the verb of what follows, as a bare name's is.
+    ("My brother Kwame's a paramedic.", ("Kwame", "job_title", "paramedic")),
+    ("my friend Zara's 29 today", ("Zara", "age", "29")),
+])
+def test_a_named_relatives_s_is_the_verb(text, expected):
+    assert (*expected, "remember") in claims(text)
