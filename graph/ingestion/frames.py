@@ -681,7 +681,8 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
 
 
 # Nouns of a time said between a thing and its verb ("our cat sitter these days is ...").
-_SPAN_NOUNS = frozenset({"day", "days", "week", "month", "year", "moment", "season", "term", "summer", "winter"})
+_SPAN_NOUNS = frozenset({"day", "days", "week", "month", "year", "moment", "season", "term", "summer", "winter"}) \
+    | TIME_WORDS
 
 
 def _owned_is_named(doc: Any) -> Iterator[Found]:
@@ -751,7 +752,7 @@ def _owned_span(doc: Any, start: int, end: int) -> tuple[str, list[str]] | None:
     by_user = bool(clause) and all(any(c.dep_ == "nsubj" and c.lower_ in ("i", "we") for c in t.children)
                                    for t in clause if t.dep_ in ("relcl", "advcl"))
     for t in rest:
-        if t.pos_ in ("PROPN", "NUM") or (t.pos_ == "NOUN" and t.lower_ not in _SPAN_NOUNS | TIME_WORDS
+        if t.pos_ in ("PROPN", "NUM") or (t.pos_ == "NOUN" and t.lower_ not in _SPAN_NOUNS
                                            and not by_user):
             return None
     return (whose, words) if owned or by_user else None
