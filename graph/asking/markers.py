@@ -321,7 +321,8 @@ MARKERS: tuple[Marker, ...] = (
     _m("temporal", "asks what the user did or talked about",
        r"\bwhat (?:did|have|had) " + ME + r" (?:do|done|get up to|gotten up to|talk about|talked about|discuss|"
        r"discussed|miss|missed|been up to|been doing|work on|worked on|get done|got done|accomplish|have on)\b"
-       r"|\bwhat was i (?:doing|up to)\b|\bwhat events\b|\bwhat(?:'s| is) new\b|\bcatch (?:me|us) up\b"
+       r"|\bwhat (?:was|were) (?:i|we|the user) (?:doing|up to|working on)\b|\bwhat events\b|\bwhat(?:'s| is) new\b"
+       r"|\bcatch (?:me|us) up\b"
        r"|\btimeline (?:of|for)\b|\brecap (?:of |the |my |on )|\bwhat went (?:on|down)\b"
        r"|\bhow (?:was|were|did) (?:my|our|the user'?s) (?:day|week|weekend|month|year|holiday|trip|vacation)\b"
        r"|\bwhat did (?:my|our) (?:day|week|weekend|month|year) look like\b|\bwalk (?:me|us) through (?:my |our )?"

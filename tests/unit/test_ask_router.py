@@ -285,6 +285,12 @@ def test_the_users_slot_as_a_past_progressive_asks_for_a_past_value():
     # A project worked on, or what the user was doing, is no slot.
     assert route("what was I working on with Priya").intent != "historical"
     assert route("what was I doing when I met Lina").intent != "historical"
+    # With a window too: what the user did then, not where they worked.
+    for q in ("what was I working on last week", "what were we working on in March"):
+        routed = route(q)
+        assert (routed.intent, routed.slots.predicate) == ("temporal", None), (q, routed)
+    assert (route("where was I working last year").intent, route("where was I working last year").slots.predicate) \
+        == ("historical", "works_at")
 
 
 def test_progress_with_a_clause_before_what_it_is_on_asks_about_a_goal():
