@@ -84,6 +84,8 @@ _WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in 
 # A date is never a place or an employer ("from Monday I'm on nights").
 TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
 june july august september october november december today tomorrow tonight weekend""".split())
+# Prepositions that put the sentence somewhere: their object is a place ("in Munich"), no employer.
+WHERE = frozenset({"in", "near", "outside", "around", "across", "within", "up", "down", "over"})
 # Said negated, these end a known value ("not allergic to penicillin after all", "not vegan anymore").
 _RETRACTABLE = frozenset({"allergy", "diet"})
 UNREAL = frozenset({"would", "'d", "could", "might", "should", "may"})
@@ -394,6 +396,8 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
     left = tok
     for c in reversed(list(tok.lefts)):
         named = c.pos_ == "PROPN" and c.text[:1].isupper() and c.dep_ == "compound"  # "New York", "Old Street"
+        if c.i == 0 and c.lower_ in WHERE:
+            break  # "Near Bath, in a village": capitalised first, the tagger takes the preposition for a name
         if (c.lower_ in _NOT_PART and not named) or not (
                 c.dep_ in _MODIFIERS or (c.dep_ == "poss" and c.pos_ != "PRON")):
             break

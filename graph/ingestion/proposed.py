@@ -21,6 +21,7 @@ from graph.ingestion.frames import (
     PROPER,
     TIME_WORDS,
     UNREAL,
+    WHERE,
     Anchor,
     conditional,
     is_negated,
@@ -57,8 +58,6 @@ _PHONE = re.compile(r"\+?\d[\d ().-]{5,}\d")
 _MONTH = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}[/.]\d{1,2}")
 _FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
 _PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
-# Prepositions that put the sentence somewhere: their object is a place ("in Munich"), no employer.
-_WHERE = frozenset({"in", "near", "outside", "around", "across", "within", "up", "down", "over"})
 
 
 def proposed_claim(doc: Any, label: str, offset: int, people: People, anchor: Anchor,
@@ -269,7 +268,7 @@ def _placed(tok: Any) -> bool:
     """Whether `tok` is (in) the object of a preposition of place: "in Leeds", "over in Leeds"."""
     while tok.dep_ in ("compound", "flat") and tok.head.i != tok.i:
         tok = tok.head
-    return tok.dep_ == "pobj" and tok.head.lower_ in _WHERE
+    return tok.dep_ == "pobj" and tok.head.lower_ in WHERE
 
 
 def _value_token(doc: Any, label: str, skip: set[int]) -> Any:

@@ -41,6 +41,9 @@ def proposals(text: str, label: str | None, circle: set[str] | None = None) -> t
     ("our chimney sweep comes from Sootbusters", "open", ("user", "chimney_sweep", "Sootbusters")),
     ("I keep my recipes in Paprika.", "open", ("user", None, "Paprika")),  # what the verb acts on is no slot
     ("I bank with Chase.", "open", ("user", None, "Chase")),
+    # A first word the tagger takes for part of a name is a preposition all the same.
+    ("Near Bath, in a village.", "lives_in", ("user", "lives_in", "Bath")),
+    ("Outside Leeds these days.", "lives_in", ("user", "lives_in", "Leeds")),
 ])
 def test_the_classifiers_slot_takes_its_value_from_the_parse(text, label, claim):
     found, asked = proposals(text, label)
