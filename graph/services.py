@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import Callable
@@ -108,11 +109,11 @@ class Services:
         applied by a service; this process only checks it."""
         registry = QueryRegistry()
         backend = launch(settings)
+        ready = asyncio.ensure_future(wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout))
         try:
             load = None if embedder else asyncio.to_thread(
                 load_embedder, settings.embedding_model, settings.data_dir / "models", settings.embedding_runtime,
                 settings.embedding_batch_size)
-            ready = wait_ready(backend, registry["store/meta/ping"], settings.embedded_start_timeout)
             if load is not None:
                 embedder, _ = await asyncio.gather(load, ready)
             else:
@@ -170,7 +171,14 @@ class Services:
             maintenance.register(KIND_CONSOLIDATE, consolidation_job(consolidation), consolidation_params)
             maintenance.start()
         except BaseException:
-            await backend.close()
+            # Never stop a database in the middle of its start: Neo4j stopped while it creates its
+            # store can leave one without transaction logs that no later start recovers. The model
+            # fails fast (a missing model) while the database is still starting: wait it out first.
+            try:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(ready)
+            finally:
+                await backend.close()
             raise
         # The rules, with the classifiers of claimless kinds and of slots when they were fitted on this
         # model; the LLM extractor, when switched on, falls back to them.

@@ -16,6 +16,9 @@ from tests.helpers import assert_problem, search, store
 
 pytestmark = pytest.mark.slow
 
+# What each database's log says once it is up and serving.
+STARTED = {"neo4j": "CREDENCE-NEO4J READY", "arcadedb": "ArcadeDB Server started"}
+
 
 @pytest.fixture(params=["arcadedb", "neo4j"])
 def kind(request) -> str:
@@ -40,6 +43,31 @@ def test_a_new_graph_takes_the_dimension_of_the_configured_model(kind, tmp_path,
     assert results[0]["text"] == texts[0]
     expected = other.encode([r["text"] for r in results]) @ other.encode([query])[0]
     assert [r["similarity"] for r in results] == pytest.approx(expected.tolist(), abs=1e-4)
+
+
+def test_a_start_that_fails_while_the_database_starts_stops_it_only_once_it_is_up(kind, tmp_path, embedder):
+    """A model that cannot load fails the start at once, while the database is still starting. Neo4j
+    stopped in the middle of creating its store can leave one without transaction logs, which no later
+    start recovers ("Transaction logs are missing and recovery is not possible"); so a failed start
+    waits for the database to be up, stops it cleanly, and the same data directory starts again."""
+    import sentence_transformers  # noqa: F401  (loaded here, so the model fails at once, not after an import)
+
+    missing = tmp_path / "no-model"
+    missing.mkdir()
+    settings = backend_test_settings(kind, tmp_path, embedding_model=str(missing), embedding_runtime="torch")
+    with pytest.raises(ValueError, match="Unrecognized model"):
+        asyncio.run(Services.start(settings))
+    log = (tmp_path / ("neo4j" if kind == "neo4j" else "arcadedb") / "server.log").read_text(errors="replace")
+    assert STARTED[kind] in log, log[-2000:]
+
+    async def start_and_close() -> int:
+        services = await Services.start(backend_test_settings(kind, tmp_path), embedder)
+        try:
+            return (await services.runner.read_tx(lambda tx: tx.one("store/meta/get_embedding_meta")))["dimensions"]
+        finally:
+            await services.close()
+
+    assert asyncio.run(start_and_close()) == 384
 
 
 def test_a_model_the_export_does_not_cover_is_refused_at_start_and_runs_on_torch_when_asked(kind, tmp_path,
