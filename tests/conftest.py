@@ -34,6 +34,20 @@ def embedder(model_cache) -> Embedder:
 
 
 @pytest.fixture(scope="session")
+def exported_models(embedder, model_cache) -> Path:
+    """The session's verified ONNX export, for a service process's own data directory to share (as the
+    processes of one install share one): a process test starts in seconds instead of exporting again.
+    The first start's export is held by `embedder` and by the test that starts on a new directory."""
+    return model_cache
+
+
+def share_models(data_dir: Path, models: Path) -> None:
+    """`data_dir`, new, with `models` as its model cache (CREDENCE_DATA_DIR/models)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "models").symlink_to(models, target_is_directory=True)
+
+
+@pytest.fixture(scope="session")
 def model_128d(tmp_path_factory) -> str:
     """A real sentence-transformers model the ONNX export does not cover, of another dimension:
     MiniLM plus a 384->128 projection (this test process may load torch; the service never does)."""

@@ -22,9 +22,10 @@ def timed_get(url: str, **params) -> tuple[httpx.Response, float]:
     return response, time.monotonic() - started
 
 
-def test_a_killed_database_is_reported_at_once_refused_fast_and_restarted_with_its_data(backend, tmp_path):
+def test_a_killed_database_is_reported_at_once_refused_fast_and_restarted_with_its_data(backend, tmp_path,
+                                                                                        exported_models):
     data, port = tmp_path / "data", free_port()
-    service = launch(backend, data, port, CREDENCE_BACKEND_TIMEOUT="20")
+    service = launch(backend, data, port, CREDENCE_BACKEND_TIMEOUT="20", models=exported_models)
     base = f"http://127.0.0.1:{port}"
     try:
         wait_ready(service, port, timeout=300)

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.conftest import share_models
 from tests.integration.test_service_process import BACKENDS, backend_pids, free_port, wait_gone, wait_ready
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(2400)]  # service restarts and 1,000-memory batches
@@ -95,7 +96,9 @@ def send(service: Service, agent: str, key: str) -> httpx.Response:
                       timeout=600)
 
 
-def test_a_batch_killed_mid_flight_is_all_or_nothing_and_its_retry_commits_once(backend, tmp_path):
+def test_a_batch_killed_mid_flight_is_all_or_nothing_and_its_retry_commits_once(backend, tmp_path,
+                                                                               exported_models):
+    share_models(tmp_path / "data", exported_models)
     service = Service(backend, tmp_path / "data")
     service.start()
     try:

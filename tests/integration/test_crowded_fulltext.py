@@ -24,8 +24,10 @@ CROWD = 150  # more strong matches than the widest page (keyword_max_k 100) hold
 HERON_MILL = keywords.stemmed(["heron", "mill"])
 
 
-@pytest.fixture(params=["arcadedb", "neo4j"])
-def crowded(request, tmp_path, embedder):
+@pytest.fixture(scope="module", params=["arcadedb", "neo4j"])
+def crowded(request, tmp_path_factory, embedder):
+    """One crowded service per backend for the module; each test writes its own tenant."""
+    tmp_path = tmp_path_factory.mktemp(f"crowded-{request.param}")
     # exact_scan_max 0: every tenant goes through the indexes; keyword_max_k at its floor of 100;
     # keyword_stats_ttl 0: every keyword search reads the tenant's statistics afresh.
     settings = backend_test_settings(request.param, tmp_path, exact_scan_max=0, keyword_max_k=100,
@@ -48,10 +50,10 @@ def test_keyword_scores_are_bm25_over_the_tenant_alone_on_both_backends(crowded)
     tenant's own memories, on both backends: the crowd's 150 'heron' memories, another tenant's,
     count for nothing (over the whole index 'heron' would be common and nearly worthless). The
     tenant holds two memories; both query terms are in one of them only."""
-    mine = store(crowded, "birder", "grey heron nests near mill")
-    store(crowded, "birder", "The user's bicycle needs a new chain")
+    mine = store(crowded, "scorer", "grey heron nests near mill")
+    store(crowded, "scorer", "The user's bicycle needs a new chain")
     services = crowded.app.state.services
-    filters = Visibility.of(SearchQuery(agent="birder", text="heron mill"), explain=False)
+    filters = Visibility.of(SearchQuery(agent="scorer", text="heron mill"), explain=False)
     found = crowded.portal.call(services.retrieval.candidates.keyword, HERON_MILL, filters, 10).found
     assert list(found) == [mine["id"]]
     # Two memories of 5 and 7 words (split on spaces, as retrieval/keyword_exact counts them).

@@ -34,14 +34,15 @@ TOOLS = {"remember", "search", "context", "reinforce", "dispute", "corroborate",
 
 
 @pytest.fixture(scope="module", params=sorted(BACKENDS))
-def service(request, tmp_path_factory) -> Iterator[str]:
+def service(request, tmp_path_factory, exported_models) -> Iterator[str]:
     """One Credence service process per backend for this module; tests isolate by agent."""
     if request.param == "neo4j":
         local_neo4j_available()
     port = free_port()
-    process = launch(request.param, tmp_path_factory.mktemp(f"mcp-{request.param}") / "data", port)
+    process = launch(request.param, tmp_path_factory.mktemp(f"mcp-{request.param}") / "data", port,
+                     models=exported_models)
     try:
-        wait_ready(process, port, timeout=300)  # a first start exports the query model: slow on a busy machine
+        wait_ready(process, port, timeout=300)
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()

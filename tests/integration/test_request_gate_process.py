@@ -17,14 +17,15 @@ HUNDRED_MB = 100 * 1024 * 1024
 
 
 @pytest.fixture(scope="module", params=["embedded", "neo4j"])
-def service(request, tmp_path_factory):
+def service(request, tmp_path_factory, exported_models):
     if request.param == "neo4j":
         from tests.conftest import local_neo4j_available
         local_neo4j_available()
     port = free_port()
     proc = launch(request.param, tmp_path_factory.mktemp(f"gate-{request.param}"), port,
                   CREDENCE_REQUIRE_API_KEY="true", CREDENCE_ADMIN_API_KEY=ADMIN_KEY,
-                  CREDENCE_MAX_BODY_BYTES=str(LIMIT), CREDENCE_MAX_BATCH_BODY_BYTES=str(BATCH_LIMIT))
+                  CREDENCE_MAX_BODY_BYTES=str(LIMIT), CREDENCE_MAX_BATCH_BODY_BYTES=str(BATCH_LIMIT),
+                  models=exported_models)
     try:
         wait_ready(proc, port)
         yield proc, port

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import local_neo4j_available
+from tests.conftest import local_neo4j_available, share_models
 from tests.helpers import sample, scrape
 
 pytestmark = pytest.mark.slow
@@ -37,8 +37,11 @@ def free_port() -> int:
 
 
 def launch(backend: str, data_dir: Path, port: int, *python_options: str, output: Path | None = None,
-           **env: str) -> subprocess.Popen:
-    """The service's output goes to a pipe, or to the file `output` (for more than a pipe holds unread)."""
+           models: Path | None = None, **env: str) -> subprocess.Popen:
+    """The service's output goes to a pipe, or to the file `output` (for more than a pipe holds unread);
+    `models`: a model export for a new data directory to share (conftest.exported_models)."""
+    if models is not None and not (data_dir / "models").exists():
+        share_models(data_dir, models)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
     environment.update(CREDENCE_BACKEND=backend, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_PORT=str(port),
                        CREDENCE_EMBEDDED_HEAP="512m", CREDENCE_LOCAL_NEO4J_HEAP="512m", **env)
@@ -83,9 +86,9 @@ def wait_gone(backend: str, data_dir: Path, timeout: float = 30) -> None:
     assert backend_pids(backend, data_dir) == [], f"the {BACKENDS[backend][1]} outlived the service"
 
 
-def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(backend, tmp_path):
+def test_data_survives_restart_and_the_backend_dies_with_a_killed_service(backend, tmp_path, exported_models):
     data, port = tmp_path / "data", free_port()
-    service = launch(backend, data, port)
+    service = launch(backend, data, port, models=exported_models)
     try:
         wait_ready(service, port)
         base = f"http://127.0.0.1:{port}"
@@ -137,12 +140,13 @@ def test_a_taken_backend_port_stops_the_start_clearly(backend, tmp_path):
     assert backend_pids(backend, tmp_path / "data") == []
 
 
-def test_json_logs_and_metrics_from_the_service_process(backend, tmp_path):
+def test_json_logs_and_metrics_from_the_service_process(backend, tmp_path, exported_models):
     """CREDENCE_LOG_FORMAT=json: every line the process writes, from uvicorn's first to its last, is one
     JSON object, the store's access line with its request id, route and status; /metrics wants its
     token, then serves the store just made, and the memory of the database process."""
     port, token = free_port(), "scrape-token-0123456789"
-    service = launch(backend, tmp_path / "data", port, CREDENCE_LOG_FORMAT="json", CREDENCE_METRICS_TOKEN=token)
+    service = launch(backend, tmp_path / "data", port, CREDENCE_LOG_FORMAT="json", CREDENCE_METRICS_TOKEN=token,
+                     models=exported_models)
     try:
         wait_ready(service, port)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
