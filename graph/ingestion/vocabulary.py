@@ -90,7 +90,7 @@ THING_PREDICATES: dict[str, str] = {
     "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number",
     "phone number": "phone_number", "mobile number": "phone_number", "laptop": "device", "tablet": "device",
     "watch": "device", "kindle": "device", "e-reader": "device", "console": "device", "pet": "pet",
-    "dog": "pet", "cat": "pet",
+    "dog": "pet", "cat": "pet", "base": "lives_in", "home": "lives_in",
 }
 # Words that name a canonical predicate's slot besides the nouns above, for a request that names the
 # slot rather than the value ("forget my address" when the memory is "I live at 12 Rose Lane").

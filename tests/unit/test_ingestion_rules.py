@@ -90,6 +90,9 @@ def test_an_owned_thing_is_an_open_slot_keyed_by_its_noun(text, expected):
     # Which one of several is no part of the slot; a pet named after a comma.
     ("My other sister is called Maya.", ("user", "sister", "Maya")),
     ("We got a second dog, Pip.", ("user", "pet", "Pip")),
+    # Where the user is based is where they live, not a slot of its own.
+    ("Our base is Lisbon now.", ("user", "lives_in", "Lisbon")),
+    ("My home is Leeds these days.", ("user", "lives_in", "Leeds")),
 ])
 def test_broader_phrasings_of_owned_things_and_frames(text, expected):
     assert (*expected, "remember") in claims(text)
