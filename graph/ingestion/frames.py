@@ -535,6 +535,10 @@ def _changed_value(doc: Any, offset: int, people: People, anchor: Anchor, said: 
     if root is None:
         return
     verbs = [root, *(c for c in root.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"))]
+    if root.lemma_.lower() in _END_LEMMAS:  # the clause beside it says what came instead
+        verbs += [c for c in root.children if c.dep_ == "ccomp" and c.pos_ in ("VERB", "AUX")]
+    # What an ending verb acts on went, never the new value ("I use Proton for email now, dropped Gmail").
+    verbs = [v for v in verbs if v.lemma_.lower() not in _END_LEMMAS]
     change = any(v.lemma_.lower() in _CHANGE for v in verbs)
     if not change and not any(t.lower_ in _NOW for t in doc) and "these days" not in text:
         return

@@ -208,6 +208,16 @@ def test_a_value_without_its_thing_finds_the_slot_it_changes():
     assert d.claim == Draft("user", "running_shoes", "Hoka Cliftons")
 
 
+def test_what_an_ending_verb_acts_on_is_the_old_value_not_the_new_one():
+    # "dropped Gmail" is what went; the new value is what the user uses now, in the clause beside it.
+    gmail = known(1, "I use Gmail for email.", "user", "email_provider", "Gmail", memory_type="entity")
+    candidates = extract(Message("user", "I use Proton for email now, dropped Gmail", AT)).candidates
+    assert {c.claim.value for c in candidates if c.claim} == {"Proton"}
+    [d] = decide_message(candidates, lambda c: [gmail], lambda p: False, None)
+    assert (d.op, d.mode, d.target.id if d.target else None) == ("UPDATE", "supersede", "k1")
+    assert d.claim == Draft("user", "email_provider", "Proton")
+
+
 def test_a_candidate_without_a_claim_is_decided_by_its_nearest_known_memory():
     yoga = known(1, "Yoga every Tuesday at 6.", memory_type="event")
     c = Candidate("Yoga moved to Thursdays from now on.", "event", cue="update", about=("yoga", "thursday"))
