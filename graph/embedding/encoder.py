@@ -16,6 +16,7 @@ from typing import Protocol
 import anyio
 import numpy as np
 
+from graph.core.errors import StartupError
 from graph.embedding.onnx_encoder import SINGLE_THREAD_MAX
 from graph.observability.metrics import EMBEDDING_SECONDS, EMBEDDING_TEXTS, EMBEDDING_WAIT_SECONDS
 
@@ -36,7 +37,10 @@ def load_embedder(model: str | None, cache_dir: Path, runtime: str = "onnx", bat
     """The configured model on the configured runtime; `cache_dir` holds ONNX exports (CREDENCE_DATA_DIR/models).
     `batch_size` None: each runtime's measured default."""
     if runtime == "torch":
-        return SentenceTransformerEmbedder(model, batch_size or TORCH_BATCH_SIZE)
+        try:
+            return SentenceTransformerEmbedder(model, batch_size or TORCH_BATCH_SIZE)
+        except (OSError, ValueError) as exc:  # no model there, or not one sentence-transformers reads
+            raise StartupError(f"CREDENCE_EMBEDDING_MODEL={model} could not be loaded on torch: {exc}") from exc
     from graph.embedding import exports
 
     return exports.load(model, cache_dir, batch_size)

@@ -55,7 +55,7 @@ def test_a_start_that_fails_while_the_database_starts_stops_it_only_once_it_is_u
     missing = tmp_path / "no-model"
     missing.mkdir()
     settings = backend_test_settings(kind, tmp_path, embedding_model=str(missing), embedding_runtime="torch")
-    with pytest.raises(ValueError, match="Unrecognized model"):
+    with pytest.raises(StartupError, match=r"CREDENCE_EMBEDDING_MODEL=.*no-model could not be loaded on torch"):
         asyncio.run(Services.start(settings))
     log = (tmp_path / ("neo4j" if kind == "neo4j" else "arcadedb") / "server.log").read_text(errors="replace")
     assert STARTED[kind] in log, log[-2000:]
