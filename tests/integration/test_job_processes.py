@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import TEST_ADMIN_KEY
+from tests.conftest import TEST_ADMIN_KEY, share_models
 from tests.helpers import store_many
 from tests.integration.test_service_process import free_port, wait_ready
 
@@ -34,8 +34,7 @@ def shared_database(services, model_cache: Path, data_dir: Path) -> dict[str, st
     directory of its own whose model export is the session's (as processes of one install share one)."""
     endpoint = services.backend.endpoint
     assert endpoint is not None
-    data_dir.mkdir(parents=True)
-    (data_dir / "models").symlink_to(model_cache, target_is_directory=True)
+    share_models(data_dir, model_cache)
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "CREDENCE_"))}
     environment.update(NEO4J_URI=endpoint.bolt_uri, NEO4J_USER=endpoint.user, NEO4J_PASSWORD=endpoint.password,
                        NEO4J_DATABASE=endpoint.database, CREDENCE_DATA_DIR=str(data_dir), CREDENCE_LOG_LEVEL="info")
