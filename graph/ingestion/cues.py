@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from graph.ingestion.model import CUE_APPEND, CUE_CORRECTION, CUE_UPDATE
+from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, DEVICE_WORDS, PHONE_BRANDS, ROLES, VEHICLE_MAKES
 
 _QUESTION_START = re.compile(r"(?i)^(?:quick\s+q:?\s*)?(?:what|where|when|who|whom|whose|why|how|which|is|are|am|do|"
                              r"does|did|can|could|would|should|will|shall|have|has|any|anyone|remind\s+me\s+what)\b")
@@ -62,8 +63,53 @@ RELATIONSHIP_END = re.compile(r"(?i)\b(?:broke\s+up|split\s+up|separated|divorce
                               r"called\s+it\s+off|ended\s+things|we're\s+over|are\s+over)\b")
 ENGAGED = re.compile(r"(?i)\b(?:got\s+engaged|are\s+engaged|we're\s+engaged|proposed)\b")
 MARRIED = re.compile(r"(?i)\b(?:got\s+married|are\s+married|we're\s+married|tied\s+the\s+knot|married)\b")
-DEATH = re.compile(r"(?i)\b(?:died|passed\s+away|passed\s+on|passed|put\s+down|put\s+to\s+sleep|lost\s+(?:my|our)|"
-                   r"funeral|death|miscarriage)\b")
+# A death or a loss is someone's: what stops working ("the printer died", "the Galaxy died"), what is
+# passed ("passed my test", "passed the church"), what is mislaid ("lost my keys") and the user's own
+# hyperbole ("I nearly died laughing") are none. Where the one who died cannot be told, it counts.
+_LOSS_WORDS = re.compile(r"(?i)\b(?:funeral|death|miscarr\w*|stillbirth|stillborn)\b")
+_DIED = re.compile(r"(?i)\b(?:died|dies|dying|passed\s+away|passed\s+on|passed|put\s+down|put\s+to\s+sleep)\b"
+                   r"(?P<after>\s+\S+)?")
+_LOST = re.compile(r"(?i)\b(?:lost|losing)\s+(?:my|our|his|her|their)\s+(?P<whom>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
+                   r"(?=[\s,.;:!?]|$)")
+# Between the one who died and the verb: adverbs and auxiliaries ("has sadly passed", "was put down").
+_BETWEEN = frozenset("""has have had just sadly finally suddenly recently unexpectedly peacefully quietly nearly almost
+tragically only also then was were got been be is 's ’s""".split())
+# What "passed" takes when it is not a death ("passed my test", "passed by", "passed out").
+_PASSED_OBJECT = re.compile(r"(?i)\s+(?:my|our|his|her|their|the|a|an|it|this|that|these|those|me|him|them|us|"
+                            r"by|through|out|over|up|around|round|along|down|\d\S*)$")
+_THE_USER = frozenset("i me".split())
+# What people say "died" of that never lived: devices, vehicles, appliances, connections.
+_STOPS_WORKING = DEVICE_WORDS | VEHICLE_MAKES | frozenset(PHONE_BRANDS) | frozenset("""phone mobile battery
+batteries printer car van bike engine computer tv telly fridge freezer boiler router wifi wi-fi internet broadband
+charger screen drive disk server hoover vacuum kettle toaster microwave dishwasher washer dryer oven heater radiator
+lights bulb signal power app account game console speaker mouse keyboard monitor camera plant plants houseplant
+conversation chat party vibe mood idea project trend hype joke band startup business""".split())
+_BEINGS = frozenset(ROLES) | frozenset(BARE_KIN) | ANIMALS | frozenset("""baby babies twins parents
+grandparents kids children family friends pet dad's mum's mother's father's""".split())
+
+
+def loss_of_life(text: str) -> bool:
+    """Whether `text` tells of someone's death or loss."""
+    if _LOSS_WORDS.search(text):
+        return True
+    for m in _LOST.finditer(text):
+        if m["whom"].split()[-1].lower().strip("'’") in _BEINGS or m["whom"].split()[0].lower() in _BEINGS:
+            return True
+    for m in _DIED.finditer(text):
+        verb = " ".join(m.group(0)[:len(m.group(0)) - len(m["after"] or "")].lower().split())
+        if verb in ("passed", "passed on") and m["after"] and _PASSED_OBJECT.match(m["after"]):
+            continue  # passed an exam, a place, or out; passed on a message
+        if verb == "dying" and m["after"] and m["after"].strip().lower() in ("to", "for", "of"):
+            continue  # "dying to see it"
+        words = [w.strip(",.;:!?\"()").lower() for w in text[:m.start()].split()]
+        words = [w for w in words if w]
+        while words and words[-1] in _BETWEEN:
+            words.pop()
+        who = words[-1] if words else ""
+        if who in _THE_USER or who in _STOPS_WORKING:
+            continue
+        return True
+    return False
 
 
 # A tag that asks the listener to agree or recall, after a statement ("my birthday's 2 April, remember?",

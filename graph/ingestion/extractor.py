@@ -201,7 +201,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     changed = _relationship_change(sentence, start, people, sensitivity, when)
     doc = docs.get(sentence)
     if slot_of is not None and not found and changed is None and doc is not None and not when.recurrence \
-            and not cues.DEATH.search(sentence) and not cues.ENDED.search(sentence) and not ended(doc):
+            and not cues.loss_of_life(sentence) and not cues.ENDED.search(sentence) and not ended(doc):
         # No rule read a claim, and the sentence is no schedule, loss or ending: the slot classifier
         # may name the slot, the parse gives the value.
         label = slot_of(sentence)
@@ -483,7 +483,7 @@ def _claimless(sentence: str, start: int, message: Message, when, sensitivity: s
     # ("no landlord anymore, we bought a place").
     ends = [c for c in out if c.action == END]
     said = "" if any(c.rule == "ended verb" for c in ends) else _outside_ends(sentence, ends)
-    if when.recurrence or (cues.DEATH.search(sentence) and not when.historical):
+    if when.recurrence or (cues.loss_of_life(sentence) and not when.historical):
         kind = "event"  # a loss is an event of its own, whatever else the sentence restates
     elif has_claim or not said:
         return None

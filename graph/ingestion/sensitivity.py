@@ -1,11 +1,11 @@
-"""How sensitive what a sentence says is: health, finances, death or loss, grief, religion,
+"""How sensitive what a sentence says is: health, finances, death or loss (cues.loss_of_life), grief, religion,
 sexuality and politics are sensitive; what the user asks to keep private is private (it wins).
 Pure: word lists, no model."""
 from __future__ import annotations
 
 import re
 
-from graph.ingestion.cues import PRIVATE
+from graph.ingestion.cues import PRIVATE, loss_of_life
 
 _SENSITIVE = re.compile(
     r"(?i)\b(?:allerg\w*|anaphyla\w*|diagnos\w*|diabet\w*|cancer|tumou?r|chemo\w*|asthma|epilep\w*|adhd|autis\w*|"
@@ -17,7 +17,7 @@ _SENSITIVE = re.compile(
     r"salary|salaries|paid\s+\d|make\s+(?:about\s+|around\s+)?[£$€]?\d+k?|earn\w*|debt\w*|loan|mortgage|overdraft|"
     r"bankrupt\w*|broke\b(?!\s+down)|savings|saving\s+for|bank\s+balance|credit\s+score|credit\s+card\s+debt|in\s+the\s+red|"
     r"money\s+(?:trouble|problems|worries)|\d+k\s+(?:a|per)\s+year|before\s+tax|"
-    r"died|dying|death|passed\s+away|passed|funeral|grie\w*|bereave\w*|mourning|lost\s+(?:my|our)|"
+    r"grie\w*|bereave\w*|mourning|lost\s+(?:my|our|his|her|their)\s+jobs?|"
     r"broke\s+up|split\s+up|divorc\w*|separated|"
     r"religio\w*|church|mosque|synagogue|temple|pray\w*|muslim|christian|jewish|hindu|buddhist|atheist|"
     r"gay|lesbian|bisexual|queer|trans\b|transgender|coming\s+out|came\s+out|sexuality|"
@@ -29,7 +29,7 @@ _SENSITIVE = re.compile(
     r"self[-\s]harm\w*|suicid\w*|burn(?:ed|t)[-\s]?out|insomnia|c[o]?eliac|crohn\w*|arthritis|thyroid|hiv|"
     r"bills|(?:can't|cannot|can’t)\s+afford|owe[sd]?|laid\s+off|redundan\w*|unemploy\w*|"
     r"money(?:'s|\s+is|\s+has\s+been)\s+(?:really\s+|so\s+|very\s+)?tight|skint|overdrawn|behind\s+on|arrears|"
-    r"evict\w*|food\s+bank|payday\s+loan|(?:be|been|was|were|got)\s+put\s+(?:down|to\s+sleep)|widow\w*|"
+    r"evict\w*|food\s+bank|payday\s+loan|widow\w*|"
     r"catholic|protestant|mormon|sikh|orthodox|ramadan|faith|bible|quran|torah|"
     r"(?:i'm|i\s+am|im)\s+bi(?!-)|pansexual|asexual|non-?binary)\b")
 
@@ -38,12 +38,12 @@ def sensitivity_of(text: str, message: str = "") -> str:
     """`text`'s sensitivity; a request in `message` (the whole message) to keep it private makes it private."""
     if PRIVATE.search(message or text):
         return "private"
-    return "sensitive" if _SENSITIVE.search(text) else "normal"
+    return "sensitive" if sensitive_topic(text) else "normal"
 
 
 def sensitive_topic(text: str) -> bool:
     """Whether `text` is about one of the sensitive categories, private or not."""
-    return bool(_SENSITIVE.search(text))
+    return bool(_SENSITIVE.search(text)) or loss_of_life(text)
 
 
 def is_private(message: str) -> bool:

@@ -256,6 +256,27 @@ def test_a_loss_is_an_event_beside_what_the_sentence_restates():
     assert ("event", None, "sensitive") in {(c.memory_type, c.claim, c.sensitivity) for c in found}
 
 
+@pytest.mark.parametrize("text", [
+    "My grandad died last spring.", "Grandma passed last week.", "We had to have Rex put down yesterday.",
+    "she passed away in her sleep", "We lost our son in 2019.", "Dad's funeral is on Thursday.",
+    "Sadly my friend Tom has died.", "My Nan passed on in March.",
+])
+def test_a_death_or_loss_is_a_sensitive_event(text):
+    assert sensitivity_of(text) == "sensitive"
+    assert "event" in {c.memory_type for c in extract(Message("user", text, AT)).candidates}
+
+
+@pytest.mark.parametrize("text", [
+    # What stops working, a test passed and a thing mislaid are no bereavement.
+    "The printer died again.", "My car battery died this morning.", "I passed my driving test!",
+    "Rocking a Pixel 7a now, the Galaxy died.", "I lost my keys again.", "my laptop just died on me",
+    "I nearly died laughing at that film", "We passed the old mill on the way home.",
+])
+def test_what_stops_working_or_is_passed_is_no_death(text):
+    assert sensitivity_of(text) == "normal"
+    assert all(c.sensitivity == "normal" for c in extract(Message("user", text, AT)).candidates)
+
+
 @pytest.mark.parametrize("text, expected", [
     # A wish, a plan, a condition or a hedge states no fact, whichever rule reads the clause.
     ("I'm hoping to work at Spotify one day.", set()),
