@@ -285,10 +285,20 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     # the patterns read as negated themselves (an ending, a dislike, "can't eat shellfish") stays.
     lexical = [f for f in lexical if f.negated or f.draft.predicate in ("dislikes", "allergy", "diet", None)
                or not any(a <= sentence.find(f.draft.value) < b for a, b in denied)]
+    if mode != CLAIMS_LEXICAL:
+        # A passive participle after "my X is" says what befell X, not its name ("my car was stolen").
+        lexical = [f for f in lexical if f.rule != "my X is Y" or not _participle_at(doc, sentence.find(f.draft.value))]
     if not parsed:
         return _named(lexical, people)
     have = {_merge_key(f) for f in parsed}
     return _named(parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)], people)
+
+
+def _participle_at(doc: Any, at: int) -> bool:
+    """Whether the word at character `at` of the parsed sentence heads a passive ("was stolen"): the
+    tag alone is not enough, since the tagger calls an unknown lower-case brand a participle too."""
+    return any(t.idx == at and t.tag_ == "VBN" and any(c.dep_ in ("auxpass", "nsubjpass") for c in t.children)
+               for t in doc)
 
 
 def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
