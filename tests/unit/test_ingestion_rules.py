@@ -275,6 +275,11 @@ def test_what_happened_to_a_thing_is_not_its_name(text):
     assert claims(text) == set()
 
 
+def test_a_person_named_with_change_wording_is_no_value_of_their_own():
+    # "my manager" is Ruth, so the changed value's subject is Ruth: Ruth is no value of Ruth's.
+    assert {c[:3] for c in claims("My manager is Ruth now.")} == {("user", "boss", "Ruth")}
+
+
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
     assert {c[:3] for c in claims("my bank is still monzo tbh")} == {("user", "bank", "monzo")}
 
