@@ -313,8 +313,8 @@ def _named(found: list[rules.Found], people: People) -> list[rules.Found]:
         named = names.get(f.draft.subject, set())
         if len(named) == 1:
             f = replace(f, draft=replace(f.draft, subject=next(iter(named))))
-        if f.draft.predicate is None and normal(f.draft.value) == normal(f.draft.subject):
-            continue  # "my manager is Ruth now" changes the manager to Ruth, not Ruth to Ruth
+        if f.draft.predicate in (None, "name") and normal(f.draft.value) == normal(f.draft.subject):
+            continue  # "my manager is Ruth now", "my partner's name is Sam": who the role is, not Ruth's value
         key = (f.draft.subject.lower(), f.draft.predicate, normal(f.draft.value))
         if key in seen and f.draft.predicate is not None:
             continue

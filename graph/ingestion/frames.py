@@ -248,6 +248,9 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
             c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children):
         return  # "moved my accounts over to Revolut": a thing moved, not where the subject lives
     for child in verb.children:
+        if frames.get("to") == "job_title" and (title := _title_read_as_verb(child)) is not None:
+            yield Found(Draft(subject, "job_title", title[0]), title[1], title[2], "frame " + verb.lemma_.lower())
+            continue
         slot = "dobj" if child.dep_ in ("dobj", "xcomp") else child.lower_ if child.dep_ in ("prep", "dative") else None
         if child.dep_ == "advmod" and child.lower_ == "back":  # "moved back to London"
             preps = [c for c in child.children if c.dep_ == "prep"]
@@ -270,6 +273,18 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         if predicate == VALUE_ONLY:
             predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())
+
+
+def _title_read_as_verb(child: Any) -> tuple[str, int, int] | None:
+    """ "promoted to team lead", "to head of design": the tagger reads "to lead", "to head" as an
+    infinitive; a job word so read, with its "to", is the title, from the word after "to" to its end.
+    (title, start, end) in the sentence, or None."""
+    to = next((c for c in child.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+    if child.dep_ not in ("xcomp", "advcl") or child.lower_ not in JOB_HEADS or to is None:
+        return None
+    doc, base = child.doc, child.doc[0].idx
+    span = doc[to.i + 1:child.right_edge.i + 1]
+    return span.text, span.start_char - base, span.end_char - base
 
 
 def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:

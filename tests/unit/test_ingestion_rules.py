@@ -278,6 +278,18 @@ def test_what_happened_to_a_thing_is_not_its_name(text):
 def test_a_person_named_with_change_wording_is_no_value_of_their_own():
     # "my manager" is Ruth, so the changed value's subject is Ruth: Ruth is no value of Ruth's.
     assert {c[:3] for c in claims("My manager is Ruth now.")} == {("user", "boss", "Ruth")}
+    # Nor is it their own name: "my partner's name is Sam" says who the partner is, once.
+    assert {c[:3] for c in claims("My partner's name is Sam, she works at the BBC.")} == {
+        ("user", "partner", "Sam"), ("Sam", "works_at", "BBC")}
+
+
+@pytest.mark.parametrize("text, title", [
+    ("I've been promoted to team lead.", "team lead"), ("I was promoted to head of design.", "head of design"),
+    ("got promoted to senior engineer last week", "senior engineer"),
+])
+def test_a_promotion_names_the_title_even_where_the_tagger_reads_a_verb(text, title):
+    # "to team lead", "to head of design": the tagger reads "to lead", "to head" as infinitives.
+    assert ("user", "job_title", title) in {c[:3] for c in claims(text)}
 
 
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
