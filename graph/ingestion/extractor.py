@@ -36,7 +36,7 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, ROLES
+from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -290,6 +290,11 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
         lexical = [f for f in lexical if f.rule != "my X is Y" or not _participle_at(doc, sentence.find(f.draft.value))]
     if not parsed:
         return _named(lexical, people)
+    # The parse named the pet got ("a new puppy, a beagle called Max"): the bare animal is that pet.
+    named_pets = {f.draft.subject for f in parsed
+                  if f.draft.predicate == "pet" and f.draft.value.lower() not in ANIMALS}
+    lexical = [f for f in lexical if not (f.draft.predicate == "pet" and f.draft.subject in named_pets
+                                          and f.draft.value.lower() in ANIMALS)]
     have = {_merge_key(f) for f in parsed}
     return _named(parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)], people)
 

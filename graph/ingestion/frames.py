@@ -869,6 +869,7 @@ def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterato
                 or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL
                                                             for c in verb.children):
             continue
+        got: list[Found] = []
         for obj in (c for c in verb.children if c.dep_ == "dobj"):
             animal = obj if obj.lower_ in ANIMALS else next(
                 (c for c in obj.children if c.dep_ in ("amod", "compound") and c.lower_ in ANIMALS), None)
@@ -886,7 +887,11 @@ def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterato
                 continue
             value = noun_phrase(name) if name is not None else animal.lower_
             if name is None or is_name(value):
-                yield _found(subject, "pet", value, name if name is not None else animal, "frame pet")
+                got.append(_found(subject, "pet", value, name if name is not None else animal, "frame pet"))
+        # Two objects of one verb are one animal said twice ("a new puppy, a beagle called Max"; a
+        # second animal is a conjunct, not an object): by its name when one of them gives it.
+        named = [f for f in got if f.draft.value.lower() not in ANIMALS]
+        yield from named or got
 
 
 _JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract", "offer"})

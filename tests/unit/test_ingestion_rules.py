@@ -292,6 +292,11 @@ def test_a_promotion_names_the_title_even_where_the_tagger_reads_a_verb(text, ti
     assert ("user", "job_title", title) in {c[:3] for c in claims(text)}
 
 
+def test_an_animal_said_twice_is_one_pet_by_its_name():
+    # "a new puppy ..., a beagle called Max": the parse gives "got" two objects; they are one dog.
+    assert {c[:3] for c in claims("We got a new puppy last week, a beagle called Max.")} == {("user", "pet", "Max")}
+
+
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
     assert {c[:3] for c in claims("my bank is still monzo tbh")} == {("user", "bank", "monzo")}
 
