@@ -36,7 +36,17 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, ROLES
+from graph.ingestion.vocabulary import (
+    ANIMALS,
+    BARE_KIN,
+    DEVICE_WORDS,
+    FAVORITE_PREFIX,
+    NOT_THINGS,
+    PHONE_BRANDS,
+    PREDICATES,
+    ROLES,
+    VEHICLE_MAKES,
+)
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -286,8 +296,10 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     lexical = [f for f in lexical if f.negated or f.draft.predicate in ("dislikes", "allergy", "diet", None)
                or not any(a <= sentence.find(f.draft.value) < b for a, b in denied)]
     if mode != CLAIMS_LEXICAL:
-        # A passive participle after "my X is" says what befell X, not its name ("my car was stolen").
-        lexical = [f for f in lexical if f.rule != "my X is Y" or not _participle_at(doc, sentence.find(f.draft.value))]
+        # A passive participle after "my X is" says what befell X, a common word after "a" what X is like
+        # ("my landlord is a nightmare"): neither is its name.
+        lexical = [f for f in lexical if f.rule != "my X is Y" or not (
+            _participle_at(doc, sentence.find(f.draft.value)) or _described(doc, f.draft.value, sentence))]
     if not parsed:
         return _named(lexical, people)
     # The parse named the pet got ("a new puppy, a beagle called Max"): the bare animal is that pet.
@@ -304,6 +316,20 @@ def _participle_at(doc: Any, at: int) -> bool:
     tag alone is not enough, since the tagger calls an unknown lower-case brand a participle too."""
     return any(t.idx == at and t.tag_ == "VBN" and any(c.dep_ in ("auxpass", "nsubjpass") for c in t.children)
                for t in doc)
+
+
+def _described(doc: Any, value: str, sentence: str) -> bool:
+    """Whether `value` is common words after "a"/"an" ("my landlord is a nightmare", "a bit pricey"):
+    what the thing is like, not its name. A proper noun ("a Netgear"), a model number ("a fritzbox
+    7590") or a product word ("a pixel") names it."""
+    at = sentence.find(value)
+    if any(ch.isdigit() for ch in value) or value.split()[0].lower() in _PRODUCT_WORDS:
+        return False
+    return any(t.idx == at and t.i > 0 and doc[t.i - 1].lower_ in ("a", "an") and t.pos_ in ("NOUN", "ADJ", "ADV")
+               and t.text.islower() for t in doc)
+
+
+_PRODUCT_WORDS = DEVICE_WORDS | VEHICLE_MAKES | frozenset(PHONE_BRANDS)
 
 
 def _named(found: list[rules.Found], people: People) -> list[rules.Found]:

@@ -297,6 +297,19 @@ def test_an_animal_said_twice_is_one_pet_by_its_name():
     assert {c[:3] for c in claims("We got a new puppy last week, a beagle called Max.")} == {("user", "pet", "Max")}
 
 
+@pytest.mark.parametrize("text", [
+    "My landlord is a nightmare.", "My dentist is a legend.", "my bank is a joke tbh", "My gym is a bit pricey.",
+])
+def test_what_a_thing_is_like_is_not_its_name(text):
+    # "a nightmare", "a legend": a common noun after "a" describes the thing; it names nothing.
+    assert claims(text) == set()
+
+
+def test_a_brand_after_a_is_still_a_name():
+    assert {c[:3] for c in claims("My router is a Netgear.")} == {("user", "router", "Netgear")}
+    assert {c[:3] for c in claims("my modem is a tplink archer 6 btw")} >= {("user", "modem", "tplink archer 6")}
+
+
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
     assert {c[:3] for c in claims("my bank is still monzo tbh")} == {("user", "bank", "monzo")}
 
