@@ -17,7 +17,7 @@ from typing import Any
 
 from graph.ingestion import claims as rules
 from graph.ingestion import cues
-from graph.ingestion.frames import ended, frame_claims, negated_spans, unsure, wished_spans
+from graph.ingestion.frames import ended, frame_claims, is_child, negated_spans, unsure, wished_spans
 from graph.ingestion.kinds import claimless_kind, has_clock_time, parsed_kind
 from graph.ingestion.model import (
     CHANGE_ONLY,
@@ -300,6 +300,11 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
         # ("my landlord is a nightmare"): neither is its name.
         lexical = [f for f in lexical if f.rule != "my X is Y" or not (
             _participle_at(doc, sentence.find(f.draft.value)) or _described(doc, f.draft.value, sentence))]
+    # Where a child is, goes or starts is their school ("our son is at Leeds Uni", "my daughter goes
+    # to Oakfield Primary"), whichever rule read it, unless the sentence says work ("my daughter
+    # works in Dublin now, at Stripe").
+    if not _WORK_WORDS.search(sentence):
+        parsed, lexical = _schooled(parsed, people), _schooled(lexical, people)
     if not parsed:
         return _named(lexical, people)
     # The parse named the pet got ("a new puppy, a beagle called Max"): the bare animal is that pet.
@@ -309,6 +314,15 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
                                           and f.draft.value.lower() in ANIMALS)]
     have = {_merge_key(f) for f in parsed}
     return _named(parsed + [f for f in lexical if _merge_key(f) not in have and not _joins(f, parsed)], people)
+
+
+_WORK_WORDS = re.compile(r"(?i)\b(?:work|works|working|worked|job|jobs|employed|employer|hired|teach|teaches|teaching|"
+                         r"intern|internship|joined|joining|shift|shifts|colleagues?|boss)\b")
+
+
+def _schooled(found: list[rules.Found], people: People) -> list[rules.Found]:
+    return [replace(f, draft=replace(f.draft, predicate="studies_at"))
+            if f.draft.predicate == "works_at" and is_child(f.draft.subject, people) else f for f in found]
 
 
 def _participle_at(doc: Any, at: int) -> bool:

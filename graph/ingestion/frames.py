@@ -48,6 +48,7 @@ VERBS: dict[str, dict[str, str]] = {
     "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
     "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown", "on": "birthday"},
     "promote": {"to": "job_title"},
+    "go": {"to": "works_at"},  # a child's only, so their school (extractor._claims); a grown-up's is no claim
     "quit": {"dobj": "works_at", "at": "works_at"}, "resign": {"from": "works_at", "at": "works_at"},
     "speak": {"dobj": "speaks"},
     "love": {"dobj": "likes"}, "like": {"dobj": "likes"}, "enjoy": {"dobj": "likes"}, "adore": {"dobj": "likes"},
@@ -113,6 +114,11 @@ def frame_claims(doc: Any, offset: int, people: People, anchor: Anchor) -> Itera
         said = {f.draft.value.lower() for f in found} | {f.succeeds.lower() for f in found if f.succeeds}
         found += _changed_value(doc, offset, people, anchor, said)
     yield from found
+
+
+def is_child(subject: str, people: People) -> bool:
+    """Whether the claim's subject is a child of the user's ("user's child", or a child named)."""
+    return subject.endswith("'s child") or _role(subject, people) == "child"
 
 
 def _frames(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
@@ -239,7 +245,7 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     if verb.lemma_.lower() == "grow" and not any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children):
         return
     subject = subject_of(verb, offset, people, anchor)
-    if subject is None:
+    if subject is None or (verb.lemma_.lower() == "go" and not is_child(subject, people)):
         return
     negated = is_negated(verb) or verb.lemma_.lower() in _ENDING
     if verb.lemma_.lower() in _NEGATED_ONLY and not negated:
@@ -268,8 +274,8 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         if head is None:
             continue
         if predicate == "works_at" and verb.lemma_.lower() not in ("teach", "work", "employ", "hire") and (
-                head.lemma_.lower() in SCHOOLS or _role(subject, people) == "child"):
-            predicate = "studies_at"  # "my daughter started at Oxford Brookes"; who works at a university works
+                head.lemma_.lower() in SCHOOLS):
+            predicate = "studies_at"  # "I started at Oxford Brookes"; who works at a university works
         if predicate == VALUE_ONLY:
             predicate = _owned_slot(verb) or predicate
         yield from _values(subject, predicate, head, negated, verb, "frame " + verb.lemma_.lower())

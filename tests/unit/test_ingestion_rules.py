@@ -310,6 +310,19 @@ def test_a_brand_after_a_is_still_a_name():
     assert {c[:3] for c in claims("my modem is a tplink archer 6 btw")} >= {("user", "modem", "tplink archer 6")}
 
 
+@pytest.mark.parametrize("text, subject, school", [
+    ("Our son is at Leeds Uni now.", "user's child", "Leeds Uni"),
+    ("My daughter goes to Oakfield Primary.", "user's child", "Oakfield Primary"),
+    ("My son goes to Hillside Academy.", "user's child", "Hillside Academy"),
+])
+def test_where_a_child_is_or_goes_is_their_school(text, subject, school):
+    assert {c[:3] for c in claims(text)} == {(subject, "studies_at", school)}
+
+
+def test_going_somewhere_is_no_school_for_a_grown_up():
+    assert claims("I go to Anytime Fitness on Mondays.") == set()
+
+
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
     assert {c[:3] for c in claims("my bank is still monzo tbh")} == {("user", "bank", "monzo")}
 
