@@ -267,6 +267,17 @@ def test_a_death_or_loss_is_a_sensitive_event(text):
 
 
 @pytest.mark.parametrize("text", [
+    # What stops working, a test passed and a thing mislaid are no bereavement.
+    "The printer died again.", "My car battery died this morning.", "I passed my driving test!",
+    "Rocking a Pixel 7a now, the Galaxy died.", "I lost my keys again.", "my laptop just died on me",
+    "I nearly died laughing at that film", "We passed the old mill on the way home.",
+])
+def test_what_stops_working_or_is_passed_is_no_death(text):
+    assert sensitivity_of(text) == "normal"
+    assert all(c.sensitivity == "normal" for c in extract(Message("user", text, AT)).candidates)
+
+
+@pytest.mark.parametrize("text", [
     "My car was stolen last night.", "Our old dog was put to sleep on Friday.", "My dentist is retired now.",
     "my barber is closed on mondays",
 ])
@@ -325,17 +336,6 @@ def test_going_somewhere_is_no_school_for_a_grown_up():
 
 def test_a_lower_case_name_the_tagger_calls_a_participle_is_still_a_name():
     assert {c[:3] for c in claims("my bank is still monzo tbh")} == {("user", "bank", "monzo")}
-
-
-@pytest.mark.parametrize("text", [
-    # What stops working, a test passed and a thing mislaid are no bereavement.
-    "The printer died again.", "My car battery died this morning.", "I passed my driving test!",
-    "Rocking a Pixel 7a now, the Galaxy died.", "I lost my keys again.", "my laptop just died on me",
-    "I nearly died laughing at that film", "We passed the old mill on the way home.",
-])
-def test_what_stops_working_or_is_passed_is_no_death(text):
-    assert sensitivity_of(text) == "normal"
-    assert all(c.sensitivity == "normal" for c in extract(Message("user", text, AT)).candidates)
 
 
 @pytest.mark.parametrize("text, expected", [
