@@ -64,7 +64,7 @@ RELATIONSHIP_END = re.compile(r"(?i)\b(?:broke\s+up|split\s+up|separated|divorce
 ENGAGED = re.compile(r"(?i)\b(?:got\s+engaged|are\s+engaged|we're\s+engaged|proposed)\b")
 MARRIED = re.compile(r"(?i)\b(?:got\s+married|are\s+married|we're\s+married|tied\s+the\s+knot|married)\b")
 # A death or a loss is someone's: what stops working ("the printer died", "the Galaxy died"), what is
-# passed ("passed my test", "passed the church"), what is mislaid ("lost my keys") and the user's own
+# passed ("passed my test", "passed the old mill"), what is mislaid ("lost my keys") and the user's own
 # hyperbole ("I nearly died laughing") are none. Where the one who died cannot be told, it counts.
 _LOSS_WORDS = re.compile(r"(?i)\b(?:funeral|death|miscarr\w*|stillbirth|stillborn)\b")
 _DIED = re.compile(r"(?i)\b(?:died|dies|dying|passed\s+away|passed\s+on|passed|put\s+down|put\s+to\s+sleep)\b"
