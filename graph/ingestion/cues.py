@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from graph.ingestion.model import CUE_APPEND, CUE_CORRECTION, CUE_UPDATE
-from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, DEVICE_WORDS, PHONE_BRANDS, ROLES, VEHICLE_MAKES
+from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, PRODUCT_WORDS, ROLES
 
 _QUESTION_START = re.compile(r"(?i)^(?:quick\s+q:?\s*)?(?:what|where|when|who|whom|whose|why|how|which|is|are|am|do|"
                              r"does|did|can|could|would|should|will|shall|have|has|any|anyone|remind\s+me\s+what)\b")
@@ -79,7 +79,7 @@ _PASSED_OBJECT = re.compile(r"(?i)\s+(?:my|our|his|her|their|the|a|an|it|this|th
                             r"by|through|out|over|up|around|round|along|down|\d\S*)$")
 _THE_USER = frozenset("i me".split())
 # What people say "died" of that never lived: devices, vehicles, appliances, connections.
-_STOPS_WORKING = DEVICE_WORDS | VEHICLE_MAKES | frozenset(PHONE_BRANDS) | frozenset("""phone mobile battery
+_STOPS_WORKING = PRODUCT_WORDS | frozenset("""phone mobile battery
 batteries printer car van bike engine computer tv telly fridge freezer boiler router wifi wi-fi internet broadband
 charger screen drive disk server hoover vacuum kettle toaster microwave dishwasher washer dryer oven heater radiator
 lights bulb signal power app account game console speaker mouse keyboard monitor camera plant plants houseplant

@@ -36,17 +36,7 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import (
-    ANIMALS,
-    BARE_KIN,
-    DEVICE_WORDS,
-    FAVORITE_PREFIX,
-    NOT_THINGS,
-    PHONE_BRANDS,
-    PREDICATES,
-    ROLES,
-    VEHICLE_MAKES,
-)
+from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -299,7 +289,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
         # A passive participle after "my X is" says what befell X, a common word after "a" what X is like
         # ("my landlord is a nightmare"): neither is its name.
         lexical = [f for f in lexical if f.rule != "my X is Y" or not (
-            _participle_at(doc, sentence.find(f.draft.value)) or _described(doc, f.draft.value, sentence))]
+            _participle_at(doc, at := sentence.find(f.draft.value)) or _described_at(doc, at, f.draft.value))]
     # Where a child is, goes or starts is their school ("our son is at Leeds Uni", "my daughter goes
     # to Oakfield Primary"), whichever rule read it, unless the sentence says work ("my daughter
     # works in Dublin now, at Stripe").
@@ -332,18 +322,15 @@ def _participle_at(doc: Any, at: int) -> bool:
                for t in doc)
 
 
-def _described(doc: Any, value: str, sentence: str) -> bool:
-    """Whether `value` is common words after "a"/"an" ("my landlord is a nightmare", "a bit pricey"):
-    what the thing is like, not its name. A proper noun ("a Netgear"), a model number ("a fritzbox
-    7590") or a product word ("a pixel") names it."""
-    at = sentence.find(value)
-    if any(ch.isdigit() for ch in value) or value.split()[0].lower() in _PRODUCT_WORDS:
+def _described_at(doc: Any, at: int, value: str) -> bool:
+    """Whether `value`, at character `at`, is common words after "a"/"an" ("my landlord is a nightmare",
+    "a bit pricey"): what the thing is like, not its name. A proper noun ("a Netgear"), a model number
+    ("a fritzbox 7590") or a product word ("a pixel") names it."""
+    if any(ch.isdigit() for ch in value) or value.split()[0].lower() in PRODUCT_WORDS:
         return False
     return any(t.idx == at and t.i > 0 and doc[t.i - 1].lower_ in ("a", "an") and t.pos_ in ("NOUN", "ADJ", "ADV")
                and t.text.islower() for t in doc)
 
-
-_PRODUCT_WORDS = DEVICE_WORDS | VEHICLE_MAKES | frozenset(PHONE_BRANDS)
 
 
 def _named(found: list[rules.Found], people: People) -> list[rules.Found]:

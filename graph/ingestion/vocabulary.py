@@ -119,6 +119,8 @@ skoda seat cupra renault peugeot citroen citroën fiat volvo mazda subaru mini j
 dacia suzuki mitsubishi chevrolet chevy dodge polestar byd alfa lancia saab smart vespa yamaha ducati harley kawasaki
 triumph""".split())
 PHONE_BRANDS = ("iphone", "pixel", "galaxy", "samsung", "oneplus", "nokia", "xiaomi", "motorola", "fairphone")
+# Words that name a product: a device, a vehicle make, a phone brand ("a pixel 7a", "the Galaxy died").
+PRODUCT_WORDS = DEVICE_WORDS | VEHICLE_MAKES | frozenset(PHONE_BRANDS)
 LANGUAGES = frozenset("""english german french spanish italian portuguese dutch mandarin cantonese chinese japanese
 korean arabic hindi urdu bengali punjabi russian polish czech slovak hungarian romanian greek turkish swedish
 norwegian danish finnish icelandic irish welsh gaelic hebrew persian farsi swahili thai vietnamese indonesian malay
