@@ -222,7 +222,13 @@ class Encoder:
     def __init__(self, model: str | None, runtime: str = "onnx") -> None:
         self.model_dir, self.runtime, self._model = model, runtime, None
         self.name = Path(model).name if model else "all-MiniLM-L6-v2"
-        if model and model.startswith("bare|"):  # bare|DIR|pooling|query prefix|passage prefix
+        self.parts: tuple[Encoder, Encoder, float] | None = None
+        if model and model.startswith("concat|"):  # concat|W|SPEC: MiniLM beside SPEC, SPEC's cosine at share W
+            _, share, spec = model.split("|", 2)
+            second = Encoder(spec, runtime)
+            self.parts = (Encoder(None, runtime), second, float(share))
+            self.name, self.bare = f"concat{share}-{second.name}", None
+        elif model and model.startswith("bare|"):  # bare|DIR|pooling|query prefix|passage prefix
             _, folder, pooling, query, passage = model.split("|", 4)
             self.bare = BareOnnx(Path(folder), pooling, query, passage)
             prefixes = hashlib.sha1((query + "|" + passage).encode()).hexdigest()[:6]
@@ -231,6 +237,11 @@ class Encoder:
             self.bare = None
 
     def encode(self, texts: list[str], tag: str) -> np.ndarray:
+        if self.parts is not None:
+            # Unit vectors side by side, scaled so the joint cosine is (1 - W) x MiniLM's + W x the other's.
+            first, second, share = self.parts
+            return np.hstack([np.sqrt(1 - share) * first.encode(texts, tag),
+                              np.sqrt(share) * second.encode(texts, tag)]).astype(np.float32)
         digest = hashlib.sha1("\0".join(texts).encode()).hexdigest()[:16]
         path = OUT / f"{self.name}-{tag}-{digest}.npy"
         if path.exists():
@@ -449,6 +460,10 @@ class Config:
     speaker: float = 0.0  # relevance added to a turn whose speaker the question names
     vprf_docs: int = 0  # vector feedback (Rocchio): the query vector moved toward the best this many
     vprf_beta: float = 0.0  # ... by this share of their mean vector
+    # With --model concat|0.5|SPEC: the second model's share of the cosine for a short question, and
+    # for any other query (a message, a dialogue so far); None: the share the vectors were made with.
+    share_question: float | None = None
+    share_other: float | None = None
 
 
 def retrieve(t: Tenant, qv: np.ndarray, mask: np.ndarray, terms: list[str],
@@ -519,6 +534,10 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
     terms, background = query_terms(text, cfg.kw)
     if cfg.kw.exact:
         cfg = replace(cfg, kw=replace(cfg.kw, plain=tuple(keywords.terms(text))))
+    if cfg.share_question is not None:
+        share = cfg.share_question if is_question(q.text) else cfg.share_other
+        half = len(qv) // 2  # both halves made at share 0.5: each sqrt(0.5) x a unit vector
+        qv = np.concatenate([2 * (1 - share) * qv[:half], 2 * share * qv[half:]])
     cands, floor = fuse(t, q, qv, cfg, mask, terms, background=background)
     if cfg.vprf_docs:
         top = [c.i for c in sorted(cands.values(), key=lambda c: -c.relevance)[:cfg.vprf_docs]]
@@ -604,6 +623,12 @@ def search(t: Tenant, q: Question, qv: np.ndarray, cfg: Config) -> list[str]:
         late = set([c.i for c in ranked if c.i in lifted][cfg.lift_cap:])
         ranked = [c for c in ranked if c.i not in late] + [c for c in ranked if c.i in late]
     return [t.keys[c.i] for c in ranked[:10]]
+
+
+def is_question(text: str) -> bool:
+    """A short question ("Where does Kate work?"), not a message or a dialogue that ends in one."""
+    text = text.strip()
+    return text.endswith("?") and len(text.split()) <= 25
 
 
 def blend(own: float, lift: float, cfg: Config) -> float:
@@ -733,6 +758,8 @@ VARIANTS |= {f"lift+{name}{v}": Config(**(SHIPPED_LIFT | {key: v} | extra))
              for name, (key, values, extra) in IDEAS.items() for v in values}
 VARIANTS |= {f"vprf{k}-{b}": Config(**SHIPPED_LIFT, kw=KeywordSide(stem=True), vprf_docs=k, vprf_beta=b)
              for k in (3, 5, 10) for b in (0.25, 0.5, 1.0)}
+VARIANTS |= {f"qtype{a}-{b}": Config(**SHIPPED_LIFT, kw=KeywordSide(stem=True), share_question=a, share_other=b)
+             for a in (0.3, 0.5, 0.7) for b in (0.0, 0.15, 0.3)}
 VARIANTS |= {f"sess{v}": Config(session=v) for v in (0.05, 0.1)} | {f"spk{v}": Config(speaker=v) for v in (0.05, 0.1)}
 # The keyword side, on the shipped lift (the default search): `kw:` then stem (query terms and memory
 # words stemmed), count<mu> or mix<share> (a background prior for the IDF: KeywordSide), k<k1>b<b>.
