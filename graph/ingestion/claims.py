@@ -15,7 +15,7 @@ from datetime import date
 
 from graph.ingestion.model import Draft
 from graph.ingestion.people import NAME, People, is_name
-from graph.ingestion.text import clean_value, is_first_person, looks_like_name
+from graph.ingestion.text import PHONE_NUMBER, clean_value, is_first_person, looks_like_name
 from graph.ingestion.vocabulary import (
     ANIMALS,
     DEVICE_WORDS,
@@ -338,7 +338,7 @@ def owner_of(owner: str, people: People, at: int) -> str | None:
 # Where the user can be reached, by the address's own shape: "reach me at +44 7700 900123", "text me
 # on 0612 345 678", "email me at ana@example.org".
 _CONTACT = _c(r"(?i:\b(?:reach|contact|call|ring|text|whatsapp|message|ping|email|mail|find|get)\s+(?:me|us)\s+"
-              r"(?:at|on|via|through)\s+)(?P<v>\+?\d[\d ().-]{5,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
+              r"(?:at|on|via|through)\s+)(?P<v>" + PHONE_NUMBER.pattern + r"|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)")
 
 
 def sentence_claims(sentence: str) -> Iterator[Found]:

@@ -35,7 +35,7 @@ from graph.ingestion.proposed import proposed_claim
 from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
-from graph.ingestion.text import clean_value, content_words, is_first_person, normal
+from graph.ingestion.text import PHONE_NUMBER, clean_value, content_words, is_first_person, normal
 from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
@@ -295,6 +295,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
     # works in Dublin now, at Stripe").
     if not _WORK_WORDS.search(sentence):
         parsed, lexical = _schooled(parsed, people), _schooled(lexical, people)
+    parsed, lexical = _whole_numbers(parsed, sentence), _whole_numbers(lexical, sentence)
     if not parsed:
         return _named(lexical, people)
     # The parse named the pet got ("a new puppy, a beagle called Max"): the bare animal is that pet.
@@ -313,6 +314,17 @@ _WORK_WORDS = re.compile(r"(?i)\b(?:work|works|working|worked|job|jobs|employed|
 def _schooled(found: list[rules.Found], people: People) -> list[rules.Found]:
     return [replace(f, draft=replace(f.draft, predicate="studies_at"))
             if f.draft.predicate == "works_at" and is_child(f.draft.subject, people) else f for f in found]
+
+
+def _whole_numbers(found: list[rules.Found], sentence: str) -> list[rules.Found]:
+    """A phone number is the whole number written where its value starts: the parse splits
+    "07700 900123" at the space into two numbers."""
+    out = []
+    for f in found:
+        at = sentence.find(f.draft.value) if f.draft.predicate == "phone_number" else -1
+        whole = PHONE_NUMBER.match(sentence, at) if at >= 0 else None
+        out.append(replace(f, draft=replace(f.draft, value=whole.group())) if whole else f)
+    return out
 
 
 def _participle_at(doc: Any, at: int) -> bool:

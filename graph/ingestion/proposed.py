@@ -32,6 +32,7 @@ from graph.ingestion.frames import (
 )
 from graph.ingestion.model import Draft
 from graph.ingestion.people import People, is_name
+from graph.ingestion.text import PHONE_NUMBER
 from graph.ingestion.vocabulary import (
     DIETS,
     FAVORITE_PREFIX,
@@ -54,7 +55,6 @@ _NOUN_VALUE = frozenset({"likes", "dislikes", "allergy"})
 # an email address, a phone number.
 _SHAPED = frozenset({"birthday", "email", "phone_number"})
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_PHONE = re.compile(r"\+?\d[\d ().-]{5,}\d")
 _MONTH = re.compile(r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d{1,2}[/.]\d{1,2}")
 _FIRST = frozenset({"i", "we", "me", "us", "my", "our"})
 _PLACEHOLDER = re.compile(r"\[REDACTED[^\]]*\]")
@@ -180,7 +180,7 @@ def _shaped(doc: Any, label: str, subject: str) -> Found | None:
             return None
         value, start, end = re.sub(r"(?i)^(?:on\s+)?the\s+|^on\s+", "", day.text), day.start, day.end
     else:
-        shaped = next((m for m in (_EMAIL if label == "email" else _PHONE).finditer(text)
+        shaped = next((m for m in (_EMAIL if label == "email" else PHONE_NUMBER).finditer(text)
                        if label == "email" or sum(ch.isdigit() for ch in m.group()) >= 7), None)
         if shaped is None:
             return None

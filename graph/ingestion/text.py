@@ -10,6 +10,8 @@ FIRST_PERSON = frozenset({"i", "i'm", "im", "i am", "i've", "ive", "we", "we're"
 PRONOUNS = {"he": "m", "him": "m", "his": "m", "he's": "m", "she": "f", "her": "f", "hers": "f", "she's": "f",
             "they": "n", "them": "n", "their": "n", "they're": "n"}
 
+# A phone number by its shape, spaces, brackets and dashes inside it: "+44 7700 900 123", "(0161) 496-0000".
+PHONE_NUMBER = re.compile(r"\+?\d[\d ().-]{5,}\d")
 _TRAIL = re.compile(r"[\s,.;:!?)\]\"'’…]+$")
 _LEAD = re.compile(r"^(?:a|an|the|some|my|our)\s+", re.I)
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")

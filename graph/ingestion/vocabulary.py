@@ -87,7 +87,7 @@ THING_PREDICATES: dict[str, str] = {
     "b-day": "birthday", "date of birth": "birthday", "name": "name",
     "full name": "name", "first name": "name", "nickname": "nickname", "diet": "diet", "job": "job_title",
     "job title": "job_title", "title": "job_title", "role": "job_title", "employer": "works_at",
-    "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number",
+    "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number", "landline": "phone_number",
     "phone number": "phone_number", "mobile number": "phone_number", "laptop": "device", "tablet": "device",
     "watch": "device", "kindle": "device", "e-reader": "device", "console": "device", "pet": "pet",
     "dog": "pet", "cat": "pet", "base": "lives_in", "home": "lives_in",

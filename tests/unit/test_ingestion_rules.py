@@ -693,3 +693,12 @@ def test_moving_over_to_something_is_a_switch_not_a_home():
 ])
 def test_a_named_relatives_s_is_the_verb(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("My new number is 07700 900123.", "07700 900123"),
+    ("my mobile number is +44 7700 900 123 now", "+44 7700 900 123"),
+    ("Our landline's 0161 496 0000.", "0161 496 0000"),
+])
+def test_a_phone_number_is_read_whole_with_its_spaces(text, expected):
+    assert {v for _, p, v, _ in claims(text) if p == "phone_number"} == {expected}
