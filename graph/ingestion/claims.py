@@ -193,7 +193,8 @@ _Y_IS_MY_X = _c(r"(?P<y>(?<![\w])[\w’'&+.-]+(?:\s+[\w’'&+.-]+){0,3}?)\s+(?i:
                 r"for|lol|since)\b)")
 
 
-_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|right\s+now|now|atm|rn|at\s+the\s+moment|lately|currently)$")
+_NOW_WORDS = re.compile(r"(?i)\s+(?:these\s+days|nowadays|right\s+now|now|atm|rn|at\s+the\s+moment|lately|currently|"
+                        r"this\s+(?:year|month|week|term|season|summer|winter|spring|autumn))$")
 
 
 def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] | None:
@@ -222,7 +223,8 @@ def thing_predicate(noun: str, registered: dict[str, bool]) -> tuple[str, bool] 
     key = "_".join(words).replace("-", "_")  # a slot's key is words and underscores: "sister-in-law" -> sister_in_law
     if key in registered or key in PREDICATES:
         return key, False
-    if words[0] in NOT_THINGS or words[-1] in NOT_THINGS or len(words) > 3:
+    # The last word says what the thing is: "home insurance" is insurance, "life coach" a coach.
+    if words[-1] in NOT_THINGS or len(words) > 3:
         return None
     qualified = _qualified_thing(words)
     if qualified is not None:
@@ -247,7 +249,8 @@ def _qualified_thing(words: list[str]) -> str | None:
 
 
 def _value(raw: str, predicate: str) -> str | None:
-    raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
+    # "my birthday is on the 9th of August"; "our mortgage is with Nationwide": the provider
+    raw = re.sub(r"(?i)^(?:on|at|with)\s+", "", raw.strip())
     raw = re.sub(r"(?i)^name\s+is\s+", "", raw)  # "my accountant's name is Olga"
     called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
     if called:

@@ -746,6 +746,8 @@ def _named_attr(verb: Any) -> Any:
     """What `verb` says its subject is, when that names someone or something: a name, or the name of
     "a student called Noor"."""
     attr = next((c for c in verb.rights if c.dep_ in ("attr", "acomp", "oprd")), None)
+    if attr is None and verb.lemma_ == "be":  # "broadband's with Hyperoptic": who provides it
+        attr = next((_object(c) for c in verb.rights if c.dep_ == "prep" and c.lower_ == "with"), None)
     if attr is None:
         return None
     called = next((c for c in attr.children if c.dep_ == "acl" and c.lemma_ in ("call", "name")), None)

@@ -154,7 +154,8 @@ NOT_THINGS = frozenset("""bad fault turn point guess day week weekend life head 
 hands body mind mood luck pleasure treat plan idea problem question answer issue worry concern excuse story
 thoughts favourite favorite fav real spirit inner bet hope dream wish goal job reason advice opinion view
 understanding impression sense gut memory english kid kids family house home place flat room stuff things
-schedule calendar life routine""".split())
+schedule calendar life routine meeting appointment lunch dinner breakfast call interview flight train class lesson
+session""".split())
 # Words that are never a value worth a claim, lower-case ("my bank is closed", "my brain is mush").
 NOT_VALUES = frozenset("""a an the it this that these those here there what who which mine yours his hers ours theirs
 great good bad fine ok okay nice lovely awful terrible horrible amazing brilliant best worst better worse closed open

@@ -702,3 +702,24 @@ def test_a_named_relatives_s_is_the_verb(text, expected):
 ])
 def test_a_phone_number_is_read_whole_with_its_spaces(text, expected):
     assert {v for _, p, v, _ in claims(text) if p == "phone_number"} == {expected}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Our mortgage is with Nationwide.", ("user", "mortgage", "Nationwide")),
+    ("my car insurance is with Admiral now", ("user", "car_insurance", "Admiral")),
+    ("Our broadband's with Hyperoptic now.", ("user", "broadband", "Hyperoptic")),
+])
+def test_a_thing_said_to_be_with_a_provider_is_that_provider(text, expected):
+    found = claims(text)
+    assert (*expected, "remember") in found
+    assert not any(v.lower().startswith("with ") for _, _, v, _ in found)
+
+
+def test_a_compounds_last_word_says_what_the_thing_is():
+    assert ("user", "home_insurance", "Aviva", "remember") in claims("Our home insurance is with Aviva.")
+    assert ("user", "life_coach", "Dana", "remember") in claims("My life coach is Dana.")
+    # An appointment is no thing of the user's, whoever it is with.
+    assert claims("My meeting is with Sarah at 3.") == set()
+    assert claims("my lunch is with Sam tomorrow") == set()
+    # ... and a time after the thing is no part of it: "my goal this year" is a goal.
+    assert not any(p and p.startswith("goal") for _, p, _, _ in claims("My goal this year is to learn Welsh."))
