@@ -377,12 +377,14 @@ def _values(subject: str, predicate: str, head: Any, negated: bool, verb: Any, r
 
 
 def _value(tok: Any, predicate: str) -> str | None:
-    if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or tok.lower_ in NOT_VALUES:
+    # A common word that ends a name is the name's ("the Royal Free"); alone it is no value.
+    named = tok.pos_ == "PROPN" and any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in tok.children)
+    if tok.pos_ in ("PRON", "DET", "ADP", "AUX", "SCONJ", "CCONJ", "PUNCT") or (tok.lower_ in NOT_VALUES and not named):
         return None
     if predicate in PROPER and (tok.lower_ in TIME_WORDS or tok.ent_type_ in ("DATE", "TIME")):
         return None
-    if predicate in PROPER and tok.pos_ != "PROPN" and not tok.text[:1].isupper() \
-            and tok.lemma_.lower() not in INSTITUTIONS:
+    if predicate in PROPER and tok.pos_ != "PROPN" and not any(ch.isupper() for ch in tok.text) \
+            and tok.lemma_.lower() not in INSTITUTIONS:  # "easyJet", "iZettle": a capital inside names too
         return None
     if predicate in ("likes", "dislikes") and any(c.dep_ == "poss" for c in tok.children):
         return None  # "loving my new job": an owned thing, not a taste

@@ -723,3 +723,13 @@ def test_a_compounds_last_word_says_what_the_thing_is():
     assert claims("my lunch is with Sam tomorrow") == set()
     # ... and a time after the thing is no part of it: "my goal this year" is a goal.
     assert not any(p and p.startswith("goal") for _, p, _, _ in claims("My goal this year is to learn Welsh."))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I'm a nurse at the Royal Free.", ("user", "works_at", "Royal Free")),
+    ("My mate Dev is a pilot for easyJet.", ("Dev", "works_at", "easyJet")),
+    ("My cousin Rosa is a designer at iZettle.", ("Rosa", "works_at", "iZettle")),
+])
+def test_an_employer_is_a_name_whatever_its_words_or_case(text, expected):
+    # "Free" is a common word and "easyJet" starts lower-case: inside a name, each is the name's.
+    assert (*expected, "remember") in claims(text)
