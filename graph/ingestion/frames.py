@@ -775,7 +775,7 @@ def _owned_span(doc: Any, start: int, end: int) -> tuple[str, list[str]] | None:
         whose, i = doc[i].lower_, i + 2
     words: list[str] = []
     while i < end and (doc[i].pos_ in ("NOUN", "ADJ", "PROPN") or doc[i].tag_ == "HYPH") \
-            and doc[i].lower_ not in TIME_WORDS:
+            and doc[i].lower_ not in TIME_WORDS and doc[i].dep_ != "appos":  # "my sister Hannah": her name
         words.append(doc[i].text)
         i += 1
     if not words or words[-1] == "-":

@@ -134,7 +134,7 @@ filipino indonesian malaysian singaporean kiwi latvian lithuanian estonian malte
 DIETS = frozenset("""vegetarian vegan pescatarian pescetarian keto paleo halal kosher gluten-free dairy-free
 lactose-free flexitarian carnivore""".split())
 # The head nouns of a job title ("a freelance illustrator", "QA lead"): what "I'm a ..." must end in.
-JOB_HEADS = frozenset("""engineer developer programmer designer architect analyst scientist manager lead director
+JOB_HEADS = frozenset("""gp engineer developer programmer designer architect analyst scientist manager lead director
 head officer consultant advocate teacher lecturer professor tutor nurse doctor surgeon dentist physician paramedic
 pharmacist therapist psychologist counsellor counselor lawyer solicitor barrister paralegal accountant auditor
 bookkeeper banker trader broker illustrator artist painter photographer writer author journalist editor

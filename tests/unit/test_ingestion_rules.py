@@ -733,3 +733,12 @@ def test_a_compounds_last_word_says_what_the_thing_is():
 def test_an_employer_is_a_name_whatever_its_words_or_case(text, expected):
     # "Free" is a common word and "easyJet" starts lower-case: inside a name, each is the name's.
     assert (*expected, "remember") in claims(text)
+
+
+def test_a_name_beside_the_users_person_is_no_part_of_a_thing():
+    found = claims("Our neighbour Sanjay is a GP at the Elm Tree surgery.")
+    assert found >= {("user", "neighbour", "Sanjay", "remember"), ("Sanjay", "job_title", "GP", "remember"),
+                     ("Sanjay", "works_at", "Elm Tree surgery", "remember")}
+    found = claims("My sister Hannah is a GP in Leeds.")
+    assert ("Hannah", "job_title", "GP", "remember") in found
+    assert not any("hannah" in p for _, p, _, _ in found)
