@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from graph.ingestion.cues import PRIVATE, loss_of_life
+from graph.ingestion.vocabulary import JOB_HEADS
 
 _SENSITIVE = re.compile(
     r"(?i)\b(?:allerg\w*|anaphyla\w*|diagnos\w*|diabet\w*|cancer|tumou?r|chemo\w*|asthma|epilep\w*|adhd|autis\w*|"
@@ -34,6 +35,12 @@ _SENSITIVE = re.compile(
     r"(?:i'm|i\s+am|im)\s+bi(?!-)|pansexual|asexual|non-?binary)\b")
 
 
+# Working somewhere is no health: "a nurse at St Thomas' hospital", "works at the Elm Tree surgery".
+# The workplace goes, the job word stays: "my therapist at the Priory clinic" is still therapy.
+_WORKPLACE = re.compile(r"(?i)\b(?P<job>(?:work(?:s|ed|ing)?|job|" + "|".join(sorted(JOB_HEADS, key=len, reverse=True))
+                        + r")s?)\s+(?:at|in|for)\s+(?:the\s+)?(?:[\w'’.-]+\s+){0,3}?(?:hospital|surgery|clinic)s?\b")
+
+
 def sensitivity_of(text: str, message: str = "") -> str:
     """`text`'s sensitivity; a request in `message` (the whole message) to keep it private makes it private."""
     if PRIVATE.search(message or text):
@@ -43,7 +50,7 @@ def sensitivity_of(text: str, message: str = "") -> str:
 
 def sensitive_topic(text: str) -> bool:
     """Whether `text` is about one of the sensitive categories, private or not."""
-    return bool(_SENSITIVE.search(text)) or loss_of_life(text)
+    return bool(_SENSITIVE.search(_WORKPLACE.sub(lambda m: m["job"], text))) or loss_of_life(text)
 
 
 def is_private(message: str) -> bool:

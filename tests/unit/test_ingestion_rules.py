@@ -742,3 +742,18 @@ def test_a_name_beside_the_users_person_is_no_part_of_a_thing():
     found = claims("My sister Hannah is a GP in Leeds.")
     assert ("Hannah", "job_title", "GP", "remember") in found
     assert not any("hannah" in p for _, p, _, _ in found)
+
+
+@pytest.mark.parametrize("text, level", [
+    # Where someone works is no health of theirs, hospital or surgery ...
+    ("i'm a nurse at st thomas' hospital, nights mostly", "normal"),
+    ("My wife works at the Royal Free hospital.", "normal"),
+    ("Our neighbour Sanjay is a GP at the Elm Tree surgery.", "normal"),
+    # ... being in one, or having one, is.
+    ("I'm in hospital with a broken leg", "sensitive"),
+    ("Mum had surgery on her hip", "sensitive"),
+    ("I work at Tesco but I've been off with depression", "sensitive"),
+    ("My therapist at the Priory clinic says I'm doing better.", "sensitive"),
+])
+def test_a_workplace_is_no_health(text, level):
+    assert sensitivity_of(text) == level
