@@ -869,35 +869,63 @@ _PET_VERBS = frozenset({"have", "get", "adopt", "rescue", "buy", "bring", "foste
 def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     """An animal the user has, got or adopted, by its name when the sentence gives one ("we adopted a
     greyhound called Pepper", "we also got a kitten, Mochi", "got a second cat too, Juniper"), else
-    by the animal ("I have a beagle"): the registry's pet."""
+    by the animal ("I have a beagle"): the registry's pet. Animals conjoined to it are pets too ("a cat
+    and a dog called Rex"), as are the names after a plural ("two cats, Mo and Lily")."""
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or is_negated(verb) \
                 or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL
                                                             for c in verb.children):
             continue
+        subject = subject_of(verb, offset, people, anchor)
+        if subject is None:
+            continue
         got: list[Found] = []
+        conjoined: list[Found] = []
         for obj in (c for c in verb.children if c.dep_ == "dobj"):
-            animal = obj if obj.lower_ in ANIMALS else next(
-                (c for c in obj.children if c.dep_ in ("amod", "compound") and c.lower_ in ANIMALS), None)
+            animal = _animal_in(obj)
             if animal is None or any(c.dep_ == "poss" for c in obj.children):
                 continue  # "I have my dog's lead": no pet got
-            name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
-            for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
-                name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
-                                     and c.pos_ == "PROPN"), None)
-            name = name or next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
-            name = name or next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
+            # A name the parser hung on the verb instead ("got a second cat too, Juniper").
+            on_verb = next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
                 "advmod", "npadvmod", "appos", "dobj", "oprd")), None)
-            subject = subject_of(verb, offset, people, anchor)
-            if subject is None:
-                continue
-            value = noun_phrase(name) if name is not None else animal.lower_
-            if name is None or is_name(value):
-                got.append(_found(subject, "pet", value, name if name is not None else animal, "frame pet"))
+            got += _pets(subject, obj, animal, on_verb)
+            for other in (t for t in obj.subtree if t.dep_ == "conj" and _is_animal(t)):
+                conjoined += _pets(subject, other, other, None)
         # Two objects of one verb are one animal said twice ("a new puppy, a beagle called Max"; a
         # second animal is a conjunct, not an object): by its name when one of them gives it.
         named = [f for f in got if f.draft.value.lower() not in ANIMALS]
         yield from named or got
+        yield from conjoined
+
+
+def _is_animal(tok: Any) -> bool:
+    return tok.lower_ in ANIMALS or (tok.tag_ == "NNS" and tok.lemma_.lower() in ANIMALS)  # "two cats"
+
+
+def _animal_in(noun: Any) -> Any:
+    """The animal word of the noun phrase `noun` heads ("a cat", "a rescue greyhound", "Mochi" after
+    "a kitten"), or None."""
+    if _is_animal(noun):
+        return noun
+    return next((c for c in noun.children if c.dep_ in ("amod", "compound") and _is_animal(c)), None)
+
+
+def _pets(subject: str, obj: Any, animal: Any, fallback: Any) -> list[Found]:
+    """The pets one animal phrase says: each name it is given, else the animal itself."""
+    name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
+    for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
+        name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
+                             and c.pos_ == "PROPN"), None)
+    appos = next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+    names = [name] if name is not None else []
+    if not names and appos is not None:
+        # Names after a plural are one pet each ("two cats, Mo and Lily").
+        names = [appos, *appos.conjuncts] if animal.tag_ == "NNS" else [appos]
+    if not names and fallback is not None:
+        names = [fallback]
+    if not names:
+        return [_found(subject, "pet", animal.lower_, animal, "frame pet")]
+    return [_found(subject, "pet", noun_phrase(n), n, "frame pet") for n in names if is_name(noun_phrase(n))]
 
 
 _JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract", "offer"})

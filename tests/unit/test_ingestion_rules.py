@@ -693,3 +693,14 @@ def test_moving_over_to_something_is_a_switch_not_a_home():
 ])
 def test_a_named_relatives_s_is_the_verb(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Conjoined animals are each a pet: the named one by its name, the other by the animal.
+    ("We've got a cat and a dog called Rex.", {"cat", "Rex"}),
+    ("We have a dog called Rex and a cat called Mo.", {"Rex", "Mo"}),
+    # Names after a plural animal are each a pet.
+    ("I have two cats, Mo and Lily.", {"Mo", "Lily"}),
+])
+def test_conjoined_animals_are_each_a_pet(text, expected):
+    assert {v for s, p, v, _ in claims(text) if (s, p) == ("user", "pet")} == expected
