@@ -13,6 +13,7 @@ from graph.ingestion.decide import decide_message
 from graph.ingestion.extractor import CLAIMS_PARSED, extract
 from graph.ingestion.model import Candidate, Draft, Known, Message
 from graph.ingestion.sensitivity import sensitivity_of
+from graph.ingestion.temporal import temporal_of
 
 AT = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
 
@@ -260,6 +261,8 @@ def test_a_loss_is_an_event_beside_what_the_sentence_restates():
     "My grandad died last spring.", "Grandma passed last week.", "We had to have Rex put down yesterday.",
     "she passed away in her sleep", "We lost our son in 2019.", "Dad's funeral is on Thursday.",
     "Sadly my friend Tom has died.", "My Nan passed on in March.",
+    # "old" of an animal is its age, not a pet the user had: the loss is news.
+    "Our old dog was put to sleep yesterday.", "My old cat died last night.",
 ])
 def test_a_death_or_loss_is_a_sensitive_event(text):
     assert sensitivity_of(text) == "sensitive"
@@ -704,3 +707,12 @@ def test_a_named_relatives_s_is_the_verb(text, expected):
 ])
 def test_conjoined_animals_are_each_a_pet(text, expected):
     assert {v for s, p, v, _ in claims(text) if (s, p) == ("user", "pet")} == expected
+
+
+@pytest.mark.parametrize("text, historical", [
+    # "old" says a former thing of the user's, but an animal's or a friend's age or long standing.
+    ("My old flat was in Hackney.", True), ("I miss my old job.", True), ("My old boss was a nightmare.", True),
+    ("Our old dog sleeps all day.", False), ("My old mate Sam lives in Leeds.", False),
+])
+def test_old_is_former_except_of_an_animal_or_a_friend(text, historical):
+    assert temporal_of(text, AT).historical is historical
