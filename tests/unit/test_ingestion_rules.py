@@ -716,3 +716,18 @@ def test_conjoined_animals_are_each_a_pet(text, expected):
 ])
 def test_old_is_former_except_of_an_animal_or_a_friend(text, historical):
     assert temporal_of(text, AT).historical is historical
+
+
+@pytest.mark.parametrize("text", [
+    "Our dog Rex died last night.", "Rex, our dog, passed away on Sunday.", "we lost our dog Rex last week",
+])
+def test_a_pets_death_ends_the_pet_beside_the_loss_event(text):
+    rex = known(1, "I have a dog called Rex.", "user", "pet", "Rex", exclusive=False, memory_type="entity")
+    assert ("user", "pet", "Rex", "end") in claims(text)
+    assert decided(text, [rex]) == [("DELETE", "soft", "k1"), ("ADD", None, None)]
+
+
+def test_a_pet_beside_someone_elses_death_stays():
+    assert ("user", "pet", "Rex", "remember") in claims("My grandad died and our dog Rex misses him.")
+    assert ("user", "pet", "Mo", "remember") in claims("I have a cat called Mo, and my old dog died last year.")
+    assert ("user", "pet", "Mo", "remember") in claims("Our cat Mo is dying.")  # not yet gone
