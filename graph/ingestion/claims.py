@@ -277,10 +277,12 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
                       ) -> Iterator[tuple[Found, bool]]:
     """ "my X is Y", "NAME's X is Y", "fav X = Y", "Y is my X": (found, open slot?)."""
     for m in _MY_X_IS_Y.finditer(sentence):
-        if (thing := _owned_thing(m["x"], registered)) is None:
+        if (thing := thing_predicate(m["x"], registered)) is None:
             continue
         predicate, open_slot = thing
         subject = owner_of(m["o"], people, offset + m.start())
+        if predicate in ROLES.values() and subject == "user":
+            continue  # the user's own relationships are people.py's; another's ("Tom's wife is Sara") are here
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
         if (value is None or value.lower() in _SOMEONE) and _SOMEONE_FIRST.match(m["y"]):
             # "my mechanic is the guy at Spokes, Dmitri": a person said generically is no value; the

@@ -731,3 +731,20 @@ def test_a_pet_beside_someone_elses_death_stays():
     assert ("user", "pet", "Rex", "remember") in claims("My grandad died and our dog Rex misses him.")
     assert ("user", "pet", "Mo", "remember") in claims("I have a cat called Mo, and my old dog died last year.")
     assert ("user", "pet", "Mo", "remember") in claims("Our cat Mo is dying.")  # not yet gone
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Someone's relationship is theirs: the subject is the person, the predicate the role's.
+    ("Tom's girlfriend is called Amy.", ("Tom", "partner", "Amy")),
+    ("Tom's wife is Sara.", ("Tom", "spouse", "Sara")),
+    ("My sister's husband is Dan.", ("user's sister", "spouse", "Dan")),
+    ("my mum's boss is called Gary", ("user's mother", "boss", "Gary")),
+])
+def test_a_relationship_of_someone_in_the_users_life_is_theirs(text, expected):
+    assert claims(text, circle={"Tom"}) == {(*expected, "remember")}
+
+
+def test_a_strangers_relationship_or_a_description_is_no_claim():
+    assert claims("Tom's girlfriend is called Amy.") == set()  # Tom is nobody the user's memories know
+    assert claims("My sister's husband is a doctor.") == set()
+    assert claims("My sister's boyfriend is coming over.") == set()
