@@ -138,7 +138,8 @@ _PET = (
 _DEVICE_NP = r"(?P<v>(?:[\w’'+-]+\s+){0,2}?(?i:" + "|".join(sorted((w for w in DEVICE_WORDS if " " not in w),
                                                                   key=len, reverse=True)) + \
              r"|steam\s+deck|apple\s+watch)(?:\s+(?i:pro|air|mini|max|plus|paperwhite|oasis|\d+\w*))*)"
-_DEVICE = (_c(r"(?i:\buse|\buses|\busing|\bwork\s+on|\bhave|\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
+_DEVICE = (_c(r"(?i:\buse|\buses|\busing|\brocking|\brunning|(?:'m|’m|\bam|'re|’re|\bare)\s+on|\bwork\s+on|\bhave|"
+              r"\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
               r"the)\s+" + _DEVICE_NP + r"\b"),
            _c(r"(?i:\band|,)\s+(?i:an?)\s+" + _DEVICE_NP + r"\s+(?i:for)\b"))
 _DEVICE_END = (_c(r"(?i:don't|do\s+not|don’t|no\s+longer)\s+(?i:have|own|use)\s+(?i:the|my|a)\s+" + _DEVICE_NP),

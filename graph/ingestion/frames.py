@@ -340,6 +340,10 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
                 predicate = "lives_in"
+            if low == "on" and (product := _product(obj)) is not None:
+                # "on an iPhone 15 now"; "not on an iPhone anymore" ends it
+                yield _found(subject, product[0], product[1], obj, "frame be on " + product[0], negated=negated)
+                continue
             if low == "on" and now:
                 predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
             if predicate is not None:
@@ -816,13 +820,17 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         yield _found(subject, thing[0], noun_phrase(value), value, "frame as my")
 
 
-_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type"})
+# Verbs of having or using a vehicle or device; "rocking", "running" are chat's using ("rocking a Pixel 7a").
+_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type", "rock",
+                  "run"})
 
 
 def _product(tok: Any) -> tuple[str, str] | None:
     """(predicate, value) when the noun phrase `tok` heads names a vehicle or a device by its make or
     kind ("a 2019 Honda Civic", "a Vespa", "my new MacBook Air", "a Pixel 8"), else None."""
     start, end = _phrase_span(tok)
+    if end < len(tok.doc) and _model_number(tok.doc[end], tok):
+        end += 1  # "a Pixel 7a": the model number, which the parser hangs beside the make
     span = [t for t in tok.doc[start:end] if not (t.like_num and len(t.text) == 4)]  # "2019": a model year
     words = [t.lower_ for t in span]
     if not words:
@@ -838,6 +846,13 @@ def _product(tok: Any) -> tuple[str, str] | None:
     if any(w in DEVICE_WORDS for w in words) and named:
         return "device", value
     return None
+
+
+def _model_number(after: Any, tok: Any) -> bool:
+    """Whether `after`, the word after the noun phrase `tok` heads, is a model number the parser hung on
+    the make or its verb ("a Pixel 7a"), not a number of its own ("my iPad 3 times a day")."""
+    return after.head.i in (tok.i, tok.head.i) and after.dep_ in ("appos", "npadvmod", "nummod", "advmod") and any(
+        ch.isdigit() for ch in after.text) and len(after.text) <= 5
 
 
 def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:

@@ -748,3 +748,24 @@ def test_a_strangers_relationship_or_a_description_is_no_claim():
     assert claims("Tom's girlfriend is called Amy.") == set()  # Tom is nobody the user's memories know
     assert claims("My sister's husband is a doctor.") == set()
     assert claims("My sister's boyfriend is coming over.") == set()
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Casual verbs of using a device are using it; a model number after the make is part of it.
+    ("I'm using a Pixel 7a now.", ("user", "phone", "Pixel 7a")),
+    ("rocking a Pixel 7a now", ("user", "phone", "Pixel 7a")),
+    ("I'm rocking an iPhone 15 these days.", ("user", "phone", "iPhone 15")),
+    ("Running a ThinkPad X1 these days.", ("user", "device", "ThinkPad X1")),
+    ("I'm on an iPhone 15 now.", ("user", "phone", "iPhone 15")),
+])
+def test_a_device_used_casually_is_the_users(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text", ["I'm running late.", "I'm on holiday now.", "We're rocking the new kitchen."])
+def test_running_or_on_without_a_device_is_none(text):
+    assert not any(p in ("phone", "device") for _, p, _, _ in claims(text))
+
+
+def test_no_longer_on_a_device_ends_it():
+    assert claims("I'm not on an iPhone anymore.") == {("user", "phone", "iPhone", "end")}
