@@ -10,7 +10,9 @@ from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, PRODUCT_WORDS, ROLES
 
 _QUESTION_START = re.compile(r"(?i)^(?:quick\s+q:?\s*)?(?:what|where|when|who|whom|whose|why|how|which|is|are|am|do|"
                              r"does|did|can|could|would|should|will|shall|have|has|any|anyone|remind\s+me\s+what)\b")
-_HYPOTHETICAL = re.compile(r"(?i)^(?:if|suppose|supposing|imagine|what\s+if|in\s+another\s+life|in\s+a\s+parallel)\b|"
+SUPPOSING = frozenset({"suppose", "imagine", "picture", "pretend"})  # "Imagine if I lived in Tokyo"
+_HYPOTHETICAL = re.compile(r"(?i)^(?:if|suppose|supposing|imagine|picture\s+(?:me|us)|pretend|what\s+if|"
+                           r"in\s+another\s+life|in\s+a\s+parallel)\b|"
                            r"\b(?:i\s+wish|i'd\s+have\s+been|i\s+would\s+have|if\s+only|i'd\s+love\s+to|"
                            r"would\s+be\s+nice|someday|one\s+day\s+i)\b")
 _HYPOTHETICAL_CLAUSE = re.compile(r"(?i)^(?:if|suppose|unless)\b[^,]*,\s*(?:[^,]*?\b(?:would|'d|might|could)\b[^,]*)?")

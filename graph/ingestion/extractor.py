@@ -262,9 +262,10 @@ def _dead_pets_ended(found: list[rules.Found], sentence: str) -> list[rules.Foun
 
 def _instruction(doc: Any) -> bool:
     """ "If the light blinks, reset it and ...": a condition and what to do then (a procedure), not a
-    hypothetical; its main verb is a bare imperative."""
+    hypothetical; its main verb is a bare imperative, but not one of supposing ("Imagine if I ...")."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
-    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children)
+    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children) \
+        and root.lemma_.lower() not in cues.SUPPOSING
 
 
 def _type_of(predicate: str | None) -> str:

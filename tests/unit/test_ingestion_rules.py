@@ -769,3 +769,16 @@ def test_running_or_on_without_a_device_is_none(text):
 
 def test_no_longer_on_a_device_ends_it():
     assert claims("I'm not on an iPhone anymore.") == {("user", "phone", "iPhone", "end")}
+
+
+@pytest.mark.parametrize("text", [
+    "Imagine if I lived in Tokyo.", "Suppose I moved to Leeds.", "Picture me working at Google.",
+    "Pretend I'm a lawyer.",
+])
+def test_a_supposition_in_the_imperative_is_a_hypothetical_not_an_instruction(text):
+    assert claims(text) == set()
+
+
+def test_an_instruction_under_a_condition_still_is_one():
+    [c] = extract(Message("user", "If the light blinks, reset it and call BT.", AT)).candidates
+    assert c.memory_type == "procedure"
