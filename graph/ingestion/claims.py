@@ -263,6 +263,8 @@ def _value(raw: str, predicate: str) -> str | None:
     if predicate == "email":
         m = re.search(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value)
         return m.group() if m else None
+    if predicate == "pet" and value.isdigit():
+        return None  # "our dog is 3": its age, no name
     if canonical and canonical.person:
         return value if (is_name(value) or re.fullmatch(r"[a-z]{2,15}", value)) and len(value.split()) <= 3 else None
     return value if looks_like_name(value, lower_ok=True) else None

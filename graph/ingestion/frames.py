@@ -742,6 +742,8 @@ def _owned_is_named(doc: Any) -> Iterator[Found]:
         thing = thing_predicate(" ".join(words), {})
         if thing is None or thing[0] in ROLES.values() or (whose and not thing[1]):  # people: the
             continue  # relationship patterns'; "Dad's birthday": his
+        if (len(words) > 1 and is_name(words[-1])) or (thing[0] == "pet" and value.like_num):
+            continue  # "our cat Luna is 4", "our dog is 3": what is said of one named or of a pet, its age
         predicate = f"{whose}_{thing[0]}" if whose and thing[1] else thing[0]  # "kids' dentist": kids_dentist
         yield _found("user", predicate, noun_phrase(value), value, "frame owned is named")
 

@@ -782,3 +782,18 @@ def test_a_supposition_in_the_imperative_is_a_hypothetical_not_an_instruction(te
 def test_an_instruction_under_a_condition_still_is_one():
     [c] = extract(Message("user", "If the light blinks, reset it and call BT.", AT)).candidates
     assert c.memory_type == "procedure"
+
+
+@pytest.mark.parametrize("text, unwanted", [
+    # A bare number said of a pet or a named one is an age, never a name or an open slot's value.
+    ("Our dog is 3 now.", ("user", "pet", "3")), ("my old cat is 15", ("user", "pet", "15")),
+    ("Our cat Luna is 4.", ("user", "cat_luna", "4")), ("My son Leo is 7.", ("user", "son_leo", "7")),
+])
+def test_a_number_said_of_a_pet_or_a_named_one_is_no_value(text, unwanted):
+    assert (*unwanted, "remember") not in claims(text)
+
+
+def test_a_number_of_a_things_own_slot_is_its_value():
+    assert ("user", "locker_number", "42", "remember") in claims("My locker number is 42.")
+    assert ("Leo", "age", "7", "remember") in claims("My son Leo is 7.")
+    assert ("user", "pet", "Luna", "remember") in claims("Our cat Luna is 4.")
