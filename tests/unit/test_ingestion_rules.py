@@ -797,3 +797,10 @@ def test_a_number_of_a_things_own_slot_is_its_value():
     assert ("user", "locker_number", "42", "remember") in claims("My locker number is 42.")
     assert ("Leo", "age", "7", "remember") in claims("My son Leo is 7.")
     assert ("user", "pet", "Luna", "remember") in claims("Our cat Luna is 4.")
+
+
+def test_a_nationality_is_no_ones_name():
+    found = claims("My boyfriend is Italian.")
+    assert not any(v == "Italian" and p == "partner" for _, p, v, _ in found)
+    assert not any(s == "Italian" for s, _, _, _ in found)
+    assert ("user", "partner", "Marco", "remember") in claims("My boyfriend is called Marco, he's Italian.")
