@@ -473,4 +473,5 @@ def correction_pair(sentence: str) -> tuple[str, str] | None:
                   r"[\w’'.+-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:you|as|like|lol|whoops|my)\b)", sentence)
     if m is None:
         return None
-    return clean_value(m["new"]), clean_value(m["old"])
+    new = re.sub(r"^(?i:it|that)(?:['’]s|\s+is)\s+", "", m["new"])  # "It's Sam, not Sim": Sam
+    return clean_value(new), clean_value(m["old"])

@@ -804,3 +804,9 @@ def test_a_nationality_is_no_ones_name():
     assert not any(v == "Italian" and p == "partner" for _, p, v, _ in found)
     assert not any(s == "Italian" for s, _, _, _ in found)
     assert ("user", "partner", "Marco", "remember") in claims("My boyfriend is called Marco, he's Italian.")
+
+
+@pytest.mark.parametrize("text, value", [("It's Sam, not Sim.", "Sam"), ("That's Jon, not John.", "Jon"),
+                                         ("Actually it's Katarzyna, not Katarina.", "Katarzyna")])
+def test_a_correction_opening_with_its_names_the_value_alone(text, value):
+    assert {v for _, _, v, _ in claims(text)} == {value}
