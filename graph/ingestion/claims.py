@@ -248,7 +248,7 @@ def _qualified_thing(words: list[str]) -> str | None:
 
 
 def _value(raw: str, predicate: str) -> str | None:
-    raw = re.sub(r"(?i)^(?:on|at)\s+", "", raw.strip())  # "my birthday is on the 9th of August"
+    raw = re.sub(r"(?i)^(?:on|at|with)\s+", "", raw.strip())  # "my birthday is on the 9th of August", "with BT"
     raw = re.sub(r"(?i)^name\s+is\s+", "", raw)  # "my accountant's name is Olga"
     called = re.search(r"(?i)\b(?:called|named)\s+(.+)$", raw)
     if called:

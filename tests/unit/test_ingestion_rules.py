@@ -810,3 +810,11 @@ def test_a_nationality_is_no_ones_name():
                                          ("Actually it's Katarzyna, not Katarina.", "Katarzyna")])
 def test_a_correction_opening_with_its_names_the_value_alone(text, value):
     assert {v for _, _, v, _ in claims(text)} == {value}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Our broadband is with BT.", ("user", "broadband", "BT")),
+    ("my pension is with Aviva now", ("user", "pension", "Aviva")),
+])
+def test_a_provider_said_with_with_is_the_value_without_it(text, expected):
+    assert claims(text) == {(*expected, "remember")}
