@@ -304,8 +304,8 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
     for child in parts:
         low = child.lower_
         # "I'm no longer vegetarian": the negation may hang off the complement, not the verb.
-        negated = said_negated or any(g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"}
-                                      for g in child.children)
+        negated = (said_negated and not _said_instead(child, parts)) or any(
+            g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"} for g in child.children)
         if (child.dep_ in ("attr", "acomp", "oprd") or implicit) and child.pos_ != "ADP":
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
@@ -348,6 +348,14 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
                 predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
             if predicate is not None:
                 yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
+
+
+def _said_instead(child: Any, parts: list[Any]) -> bool:
+    """Whether the complement `child` follows another after a comma ("not vegan, just vegetarian"):
+    what is so instead of the negated one, which the verb's "not" does not reach."""
+    doc = child.doc
+    return any(p.i < child.i and p.dep_ in ("attr", "acomp") and any(t.text == "," for t in doc[p.i:child.i])
+               for p in parts if p is not child)
 
 
 def _owned_slot(verb: Any) -> str | None:

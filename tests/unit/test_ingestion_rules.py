@@ -818,3 +818,9 @@ def test_a_correction_opening_with_its_names_the_value_alone(text, value):
 ])
 def test_a_provider_said_with_with_is_the_value_without_it(text, expected):
     assert claims(text) == {(*expected, "remember")}
+
+
+def test_not_x_but_y_negates_x_alone():
+    assert claims("I'm not vegan, just vegetarian.") == {("user", "diet", "vegan", "end"),
+                                                         ("user", "diet", "vegetarian", "remember")}
+    assert ("user", "diet", "vegan", "end") in claims("I'm not vegan anymore.")
