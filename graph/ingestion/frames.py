@@ -466,7 +466,9 @@ def _found(subject: str, predicate: str, value: str, tok: Any, rule: str, negate
 
 
 def is_negated(verb: Any) -> bool:
-    kids = list(verb.children)
+    # "No longer with HSBC, switched to Starling": a "no longer" with a phrase of its own is a clause
+    # of its own, which ends that phrase's value, not the verb's.
+    kids = [c for c in verb.children if not any(g.dep_ == "prep" for g in c.children) or c.dep_ == "neg"]
     return any(c.dep_ == "neg" for c in kids) or any(c.lower_ in _ENDED for c in kids) \
         or any(t.lower_ in _ENDED for c in kids if c.dep_ == "advmod" for t in c.subtree)
 

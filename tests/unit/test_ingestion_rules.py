@@ -824,3 +824,8 @@ def test_not_x_but_y_negates_x_alone():
     assert claims("I'm not vegan, just vegetarian.") == {("user", "diet", "vegan", "end"),
                                                          ("user", "diet", "vegetarian", "remember")}
     assert ("user", "diet", "vegan", "end") in claims("I'm not vegan anymore.")
+
+
+def test_no_longer_with_one_before_a_comma_does_not_negate_the_switch_after_it():
+    assert ("user", None, "Starling", "remember") in claims("No longer with HSBC, switched to Starling.")
+    assert ("user", "works_at", "Acme", "end") in claims("I no longer work at Acme.")
