@@ -99,11 +99,11 @@ def the_dead(text: str, *, dying: bool = True) -> list[tuple[str, int]]:
     """(word, where it starts) of each one `text` tells died or was lost: the word before a death verb
     ("" where none stands there: who died cannot be told), or the being after "lost my"; `dying`
     False leaves out who is dying yet ("our cat is dying")."""
-    dead = []
+    dead: list[tuple[str, int]] = []
     for m in _LOST.finditer(text):
-        words = m["whom"].split()
-        if words[-1].lower().strip("'’") in _BEINGS or words[0].lower() in _BEINGS:
-            dead.append((words[0].lower(), m.start("whom")))
+        whom = m["whom"].split()
+        if whom[-1].lower().strip("'’") in _BEINGS or whom[0].lower() in _BEINGS:
+            dead.append((whom[0].lower(), m.start("whom")))
     for m in _DIED.finditer(text):
         verb = " ".join(m.group(0)[:len(m.group(0)) - len(m["after"] or "")].lower().split())
         if verb in ("passed", "passed on") and m["after"] and _PASSED_OBJECT.match(m["after"]):
@@ -112,11 +112,11 @@ def the_dead(text: str, *, dying: bool = True) -> list[tuple[str, int]]:
             continue
         if verb == "dying" and m["after"] and m["after"].strip().lower() in ("to", "for", "of"):
             continue  # "dying to see it"
-        words = [(w.group().strip(",.;:!?\"()").lower(), w.start()) for w in re.finditer(r"\S+", text[:m.start()])]
-        words = [(w, at) for w, at in words if w]
-        while words and words[-1][0] in _BETWEEN:
-            words.pop()
-        who, at = words[-1] if words else ("", m.start())
+        before = [(w.group().strip(",.;:!?\"()").lower(), w.start()) for w in re.finditer(r"\S+", text[:m.start()])]
+        before = [(w, at) for w, at in before if w]
+        while before and before[-1][0] in _BETWEEN:
+            before.pop()
+        who, at = before[-1] if before else ("", m.start())
         if who in _THE_USER or who in _STOPS_WORKING:
             continue
         dead.append((who, at))
