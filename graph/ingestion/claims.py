@@ -138,7 +138,8 @@ _PET = (
 _DEVICE_NP = r"(?P<v>(?:[\w’'+-]+\s+){0,2}?(?i:" + "|".join(sorted((w for w in DEVICE_WORDS if " " not in w),
                                                                   key=len, reverse=True)) + \
              r"|steam\s+deck|apple\s+watch)(?:\s+(?i:pro|air|mini|max|plus|paperwhite|oasis|\d+\w*))*)"
-_DEVICE = (_c(r"(?i:\buse|\buses|\busing|\bwork\s+on|\bhave|\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
+_DEVICE = (_c(r"(?i:\buse|\buses|\busing|\brocking|\brunning|(?:'m|’m|\bam|'re|’re|\bare)\s+on|\bwork\s+on|\bhave|"
+              r"\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
               r"the)\s+" + _DEVICE_NP + r"\b"),
            _c(r"(?i:\band|,)\s+(?i:an?)\s+" + _DEVICE_NP + r"\s+(?i:for)\b"))
 _DEVICE_END = (_c(r"(?i:don't|do\s+not|don’t|no\s+longer)\s+(?i:have|own|use)\s+(?i:the|my|a)\s+" + _DEVICE_NP),
@@ -265,6 +266,8 @@ def _value(raw: str, predicate: str) -> str | None:
     if predicate == "email":
         m = re.search(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", value)
         return m.group() if m else None
+    if predicate == "pet" and value.isdigit():
+        return None  # "our dog is 3": its age, no name
     if canonical and canonical.person:
         return value if (is_name(value) or re.fullmatch(r"[a-z]{2,15}", value)) and len(value.split()) <= 3 else None
     return value if looks_like_name(value, lower_ok=True) else None
@@ -280,10 +283,12 @@ def possessive_claims(sentence: str, people: People, offset: int, registered: di
                       ) -> Iterator[tuple[Found, bool]]:
     """ "my X is Y", "NAME's X is Y", "fav X = Y", "Y is my X": (found, open slot?)."""
     for m in _MY_X_IS_Y.finditer(sentence):
-        if (thing := _owned_thing(m["x"], registered)) is None:
+        if (thing := thing_predicate(m["x"], registered)) is None:
             continue
         predicate, open_slot = thing
         subject = owner_of(m["o"], people, offset + m.start())
+        if predicate in ROLES.values() and subject == "user":
+            continue  # the user's own relationships are people.py's; another's ("Tom's wife is Sara") are here
         value = _value(sentence[m.start("y"):] if predicate == "email" else m["y"], predicate)
         if (value is None or value.lower() in _SOMEONE) and _SOMEONE_FIRST.match(m["y"]):
             # "my mechanic is the guy at Spokes, Dmitri": a person said generically is no value; the
@@ -471,4 +476,5 @@ def correction_pair(sentence: str) -> tuple[str, str] | None:
                   r"[\w’'.+-]+){0,2}?)(?=\s*(?:[,.;!?]|$)|\s+(?:you|as|like|lol|whoops|my)\b)", sentence)
     if m is None:
         return None
-    return clean_value(m["new"]), clean_value(m["old"])
+    new = re.sub(r"^(?i:it|that)(?:['’]s|\s+is)\s+", "", m["new"])  # "It's Sam, not Sim": Sam
+    return clean_value(new), clean_value(m["old"])

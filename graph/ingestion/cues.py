@@ -10,7 +10,9 @@ from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, PRODUCT_WORDS, ROLES
 
 _QUESTION_START = re.compile(r"(?i)^(?:quick\s+q:?\s*)?(?:what|where|when|who|whom|whose|why|how|which|is|are|am|do|"
                              r"does|did|can|could|would|should|will|shall|have|has|any|anyone|remind\s+me\s+what)\b")
-_HYPOTHETICAL = re.compile(r"(?i)^(?:if|suppose|supposing|imagine|what\s+if|in\s+another\s+life|in\s+a\s+parallel)\b|"
+SUPPOSING = frozenset({"suppose", "imagine", "picture", "pretend"})  # "Imagine if I lived in Tokyo"
+_HYPOTHETICAL = re.compile(r"(?i)^(?:if|suppose|supposing|imagine|picture\s+(?:me|us)|pretend|what\s+if|"
+                           r"in\s+another\s+life|in\s+a\s+parallel)\b|"
                            r"\b(?:i\s+wish|i'd\s+have\s+been|i\s+would\s+have|if\s+only|i'd\s+love\s+to|"
                            r"would\s+be\s+nice|someday|one\s+day\s+i)\b")
 _HYPOTHETICAL_CLAUSE = re.compile(r"(?i)^(?:if|suppose|unless)\b[^,]*,\s*(?:[^,]*?\b(?:would|'d|might|could)\b[^,]*)?")
@@ -90,26 +92,35 @@ grandparents kids children family friends pet dad's mum's mother's father's""".s
 
 def loss_of_life(text: str) -> bool:
     """Whether `text` tells of someone's death or loss."""
-    if _LOSS_WORDS.search(text):
-        return True
+    return bool(_LOSS_WORDS.search(text)) or bool(the_dead(text))
+
+
+def the_dead(text: str, *, dying: bool = True) -> list[tuple[str, int]]:
+    """(word, where it starts) of each one `text` tells died or was lost: the word before a death verb
+    ("" where none stands there: who died cannot be told), or the being after "lost my"; `dying`
+    False leaves out who is dying yet ("our cat is dying")."""
+    dead: list[tuple[str, int]] = []
     for m in _LOST.finditer(text):
-        if m["whom"].split()[-1].lower().strip("'’") in _BEINGS or m["whom"].split()[0].lower() in _BEINGS:
-            return True
+        whom = m["whom"].split()
+        if whom[-1].lower().strip("'’") in _BEINGS or whom[0].lower() in _BEINGS:
+            dead.append((whom[0].lower(), m.start("whom")))
     for m in _DIED.finditer(text):
         verb = " ".join(m.group(0)[:len(m.group(0)) - len(m["after"] or "")].lower().split())
         if verb in ("passed", "passed on") and m["after"] and _PASSED_OBJECT.match(m["after"]):
             continue  # passed an exam, a place, or out; passed on a message
+        if verb == "dying" and not dying:
+            continue
         if verb == "dying" and m["after"] and m["after"].strip().lower() in ("to", "for", "of"):
             continue  # "dying to see it"
-        words = [w.strip(",.;:!?\"()").lower() for w in text[:m.start()].split()]
-        words = [w for w in words if w]
-        while words and words[-1] in _BETWEEN:
-            words.pop()
-        who = words[-1] if words else ""
+        before = [(w.group().strip(",.;:!?\"()").lower(), w.start()) for w in re.finditer(r"\S+", text[:m.start()])]
+        before = [(w, at) for w, at in before if w]
+        while before and before[-1][0] in _BETWEEN:
+            before.pop()
+        who, at = before[-1] if before else ("", m.start())
         if who in _THE_USER or who in _STOPS_WORKING:
             continue
-        return True
-    return False
+        dead.append((who, at))
+    return dead
 
 
 # A tag that asks the listener to agree or recall, after a statement ("my birthday's 2 April, remember?",

@@ -195,7 +195,8 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     cue = cues.cue_of(sentence)
     if cue is None and cues.CORRECTION_WORDS.search(whole):
         cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
-    found = _claims(sentence, start, people, registered, context, mode, docs, whole[:start])
+    found = _dead_pets_ended(_claims(sentence, start, people, registered, context, mode, docs, whole[:start]),
+                             sentence)
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
@@ -251,11 +252,20 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     return out
 
 
+def _dead_pets_ended(found: list[rules.Found], sentence: str) -> list[rules.Found]:
+    """A pet the sentence tells died ("our dog Rex died", "Rex, our dog, passed away") is the user's
+    pet no longer: its claim ends the known one, beside the loss event."""
+    dead = cues.the_dead(sentence, dying=False)
+    return [replace(f, negated=True) if f.draft.predicate == "pet" and not f.negated and any(
+        who == normal(f.draft.value) or f.start <= at < f.end for who, at in dead) else f for f in found]
+
+
 def _instruction(doc: Any) -> bool:
     """ "If the light blinks, reset it and ...": a condition and what to do then (a procedure), not a
-    hypothetical; its main verb is a bare imperative."""
+    hypothetical; its main verb is a bare imperative, but not one of supposing ("Imagine if I ...")."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
-    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children)
+    return root is not None and root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux") for c in root.children) \
+        and root.lemma_.lower() not in cues.SUPPOSING
 
 
 def _type_of(predicate: str | None) -> str:

@@ -304,8 +304,8 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
     for child in parts:
         low = child.lower_
         # "I'm no longer vegetarian": the negation may hang off the complement, not the verb.
-        negated = said_negated or any(g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"}
-                                      for g in child.children)
+        negated = (said_negated and not _said_instead(child, parts)) or any(
+            g.dep_ in ("neg", "advmod") and g.lower_ in _ENDED | {"not"} for g in child.children)
         if (child.dep_ in ("attr", "acomp", "oprd") or implicit) and child.pos_ != "ADP":
             if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in child.children):
                 continue  # "Y is my X": an owned thing (claims.py)
@@ -340,10 +340,22 @@ def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = Fal
             predicate = {"at": "works_at", "from": "hometown", "into": "likes"}.get(low)
             if low == "in" and (now or negated):
                 predicate = "lives_in"
+            if low == "on" and (product := _product(obj)) is not None:
+                # "on an iPhone 15 now"; "not on an iPhone anymore" ends it
+                yield _found(subject, product[0], product[1], obj, "frame be on " + product[0], negated=negated)
+                continue
             if low == "on" and now:
                 predicate = VALUE_ONLY  # "I'm on Hoka Cliftons now"
             if predicate is not None:
                 yield from _values(subject, predicate, obj, negated, be, f"frame be {low}")
+
+
+def _said_instead(child: Any, parts: list[Any]) -> bool:
+    """Whether the complement `child` follows another after a comma ("not vegan, just vegetarian"):
+    what is so instead of the negated one, which the verb's "not" does not reach."""
+    doc = child.doc
+    return any(p.i < child.i and p.dep_ in ("attr", "acomp") and any(t.text == "," for t in doc[p.i:child.i])
+               for p in parts if p is not child)
 
 
 def _owned_slot(verb: Any) -> str | None:
@@ -456,7 +468,9 @@ def _found(subject: str, predicate: str, value: str, tok: Any, rule: str, negate
 
 
 def is_negated(verb: Any) -> bool:
-    kids = list(verb.children)
+    # "No longer with HSBC, switched to Starling": a "no longer" with a phrase of its own is a clause
+    # of its own, which ends that phrase's value, not the verb's.
+    kids = [c for c in verb.children if not any(g.dep_ == "prep" for g in c.children) or c.dep_ == "neg"]
     return any(c.dep_ == "neg" for c in kids) or any(c.lower_ in _ENDED for c in kids) \
         or any(t.lower_ in _ENDED for c in kids if c.dep_ == "advmod" for t in c.subtree)
 
@@ -740,6 +754,8 @@ def _owned_is_named(doc: Any) -> Iterator[Found]:
         thing = thing_predicate(" ".join(words), {})
         if thing is None or thing[0] in ROLES.values() or (whose and not thing[1]):  # people: the
             continue  # relationship patterns'; "Dad's birthday": his
+        if (len(words) > 1 and is_name(words[-1])) or (thing[0] == "pet" and value.like_num):
+            continue  # "our cat Luna is 4", "our dog is 3": what is said of one named or of a pet, its age
         predicate = f"{whose}_{thing[0]}" if whose and thing[1] else thing[0]  # "kids' dentist": kids_dentist
         yield _found("user", predicate, noun_phrase(value), value, "frame owned is named")
 
@@ -820,13 +836,17 @@ def _as_my(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
         yield _found(subject, thing[0], noun_phrase(value), value, "frame as my")
 
 
-_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type"})
+# Verbs of having or using a vehicle or device; "rocking", "running" are chat's using ("rocking a Pixel 7a").
+_OWN = frozenset({"have", "own", "get", "buy", "lease", "ride", "drive", "use", "order", "pick", "rent", "type", "rock",
+                  "run"})
 
 
 def _product(tok: Any) -> tuple[str, str] | None:
     """(predicate, value) when the noun phrase `tok` heads names a vehicle or a device by its make or
     kind ("a 2019 Honda Civic", "a Vespa", "my new MacBook Air", "a Pixel 8"), else None."""
     start, end = _phrase_span(tok)
+    if end < len(tok.doc) and _model_number(tok.doc[end], tok):
+        end += 1  # "a Pixel 7a": the model number, which the parser hangs beside the make
     span = [t for t in tok.doc[start:end] if not (t.like_num and len(t.text) == 4)]  # "2019": a model year
     words = [t.lower_ for t in span]
     if not words:
@@ -842,6 +862,13 @@ def _product(tok: Any) -> tuple[str, str] | None:
     if any(w in DEVICE_WORDS for w in words) and named:
         return "device", value
     return None
+
+
+def _model_number(after: Any, tok: Any) -> bool:
+    """Whether `after`, the word after the noun phrase `tok` heads, is a model number the parser hung on
+    the make or its verb ("a Pixel 7a"), not a number of its own ("my iPad 3 times a day")."""
+    return after.head.i in (tok.i, tok.head.i) and after.dep_ in ("appos", "npadvmod", "nummod", "advmod") and any(
+        ch.isdigit() for ch in after.text) and len(after.text) <= 5
 
 
 def _owned_product(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
@@ -873,35 +900,63 @@ _PET_VERBS = frozenset({"have", "get", "adopt", "rescue", "buy", "bring", "foste
 def _owned_pet(doc: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     """An animal the user has, got or adopted, by its name when the sentence gives one ("we adopted a
     greyhound called Pepper", "we also got a kitten, Mochi", "got a second cat too, Juniper"), else
-    by the animal ("I have a beagle"): the registry's pet."""
+    by the animal ("I have a beagle"): the registry's pet. Animals conjoined to it are pets too ("a cat
+    and a dog called Rex"), as are the names after a plural ("two cats, Mo and Lily")."""
     for verb in doc:
         if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() not in _PET_VERBS or is_negated(verb) \
                 or wished(verb) or conditional(verb) or any(c.dep_ == "aux" and c.lower_ in UNREAL
                                                             for c in verb.children):
             continue
+        subject = subject_of(verb, offset, people, anchor)
+        if subject is None:
+            continue
         got: list[Found] = []
+        conjoined: list[Found] = []
         for obj in (c for c in verb.children if c.dep_ == "dobj"):
-            animal = obj if obj.lower_ in ANIMALS else next(
-                (c for c in obj.children if c.dep_ in ("amod", "compound") and c.lower_ in ANIMALS), None)
+            animal = _animal_in(obj)
             if animal is None or any(c.dep_ == "poss" for c in obj.children):
                 continue  # "I have my dog's lead": no pet got
-            name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
-            for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
-                name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
-                                     and c.pos_ == "PROPN"), None)
-            name = name or next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
-            name = name or next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
+            # A name the parser hung on the verb instead ("got a second cat too, Juniper").
+            on_verb = next((c for c in verb.children if c.i > animal.i and c.pos_ == "PROPN" and c.dep_ in (
                 "advmod", "npadvmod", "appos", "dobj", "oprd")), None)
-            subject = subject_of(verb, offset, people, anchor)
-            if subject is None:
-                continue
-            value = noun_phrase(name) if name is not None else animal.lower_
-            if name is None or is_name(value):
-                got.append(_found(subject, "pet", value, name if name is not None else animal, "frame pet"))
+            got += _pets(subject, obj, animal, on_verb)
+            for other in (t for t in obj.subtree if t.dep_ == "conj" and _is_animal(t)):
+                conjoined += _pets(subject, other, other, None)
         # Two objects of one verb are one animal said twice ("a new puppy, a beagle called Max"; a
         # second animal is a conjunct, not an object): by its name when one of them gives it.
         named = [f for f in got if f.draft.value.lower() not in ANIMALS]
         yield from named or got
+        yield from conjoined
+
+
+def _is_animal(tok: Any) -> bool:
+    return tok.lower_ in ANIMALS or (tok.tag_ == "NNS" and tok.lemma_.lower() in ANIMALS)  # "two cats"
+
+
+def _animal_in(noun: Any) -> Any:
+    """The animal word of the noun phrase `noun` heads ("a cat", "a rescue greyhound", "Mochi" after
+    "a kitten"), or None."""
+    if _is_animal(noun):
+        return noun
+    return next((c for c in noun.children if c.dep_ in ("amod", "compound") and _is_animal(c)), None)
+
+
+def _pets(subject: str, obj: Any, animal: Any, fallback: Any) -> list[Found]:
+    """The pets one animal phrase says: each name it is given, else the animal itself."""
+    name = obj if animal.i != obj.i and obj.pos_ == "PROPN" else None
+    for acl in (c for c in animal.children if c.dep_ == "acl" and c.lemma_.lower() in ("call", "name")):
+        name = name or next((c for c in acl.children if c.dep_ in ("oprd", "attr", "dobj")
+                             and c.pos_ == "PROPN"), None)
+    appos = next((c for c in animal.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+    names = [name] if name is not None else []
+    if not names and appos is not None:
+        # Names after a plural are one pet each ("two cats, Mo and Lily").
+        names = [appos, *appos.conjuncts] if animal.tag_ == "NNS" else [appos]
+    if not names and fallback is not None:
+        names = [fallback]
+    if not names:
+        return [_found(subject, "pet", animal.lower_, animal, "frame pet")]
+    return [_found(subject, "pet", noun_phrase(n), n, "frame pet") for n in names if is_name(noun_phrase(n))]
 
 
 _JOBS = frozenset({"job", "position", "role", "internship", "post", "placement", "contract", "offer"})

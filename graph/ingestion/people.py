@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graph.ingestion.vocabulary import BARE_KIN, ROLES
+from graph.ingestion.vocabulary import BARE_KIN, LANGUAGES, NATIONALITIES, ROLES
 
 _ROLE_WORDS = sorted(ROLES, key=len, reverse=True)
 ROLE = r"(?:" + "|".join(re.escape(r) for r in _ROLE_WORDS) + r")"
@@ -64,8 +64,10 @@ class People:
 
 def is_name(word: str) -> bool:
     first = word.split()[0].rstrip(".")
-    # A kin word said bare ("Nana moved to Whitby") is the user's relative, not someone so named.
-    return bool(word) and word[:1].isupper() and first not in _NOT_NAMES and first.lower() not in BARE_KIN
+    # A kin word said bare ("Nana moved to Whitby") is the user's relative, not someone so named; a
+    # nationality or language alone ("my boyfriend is Italian") says where they are from.
+    return bool(word) and word[:1].isupper() and first not in _NOT_NAMES and first.lower() not in BARE_KIN \
+        and word.lower() not in NATIONALITIES | LANGUAGES
 
 
 _PATTERNS = (

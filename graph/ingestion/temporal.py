@@ -11,12 +11,16 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from graph.ingestion.vocabulary import ANIMALS, ROLES
 from graph.language import find_recurrence, find_times
 
+# "old" before these is age or long standing ("our old dog", "my old mate Sam"), not a former one
+# ("my old flat", "my old boss").
+_AGEING = "|".join(sorted(ANIMALS | {w for w, r in ROLES.items() if r == "friend"}, key=len, reverse=True))
 _HISTORICAL = re.compile(r"(?i)\b(?:used\s+to|use\s+to|back\s+when|back\s+in\s+the\s+day|previously|formerly|"
                          r"in\s+my\s+(?:teens|twenties|thirties|forties|youth|student\s+days)|"
                          r"my\s+first\s+\w+(?:\s+\w+)?\s+was|when\s+i\s+was\s+(?:a\s+kid|young|little|younger|a\s+student)|"
-                         r"(?:our|my)\s+old\s+(?!one\b)\w+|we\s+used\s+to|once\s+upon)\b")
+                         r"(?:our|my)\s+old\s+(?!(?:one|" + _AGEING + r")s?\b)\w+|we\s+used\s+to|once\s+upon)\b")
 _FUTURE = re.compile(r"(?i)\b(?:will|'ll|’ll|going\s+to|gonna|moving|joining|starting|starts|start|begins?|beginning|"
                      r"from|as\s+of|relocating|switching|taking\s+over|becoming|due\s+to\s+start)\b")
 # A change that begins on a day ("I start at Google on the 1st of June", "we move to Leeds in two
