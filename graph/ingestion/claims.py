@@ -336,7 +336,7 @@ def owner_of(owner: str, people: People, at: int) -> str | None:
     if o in ("my", "our", "the") or o.removeprefix("the ") == "user's":
         return "user"  # "the user's": how an agent writes down what the user said
     if o in ("his", "her", "their"):
-        return people.pronoun(at)
+        return people.pronoun(at, o)
     name = re.sub(r"['’]s$", "", re.sub(r"(?i)^(?:my|our)\s+", "", owner))
     if name.lower() in ROLES:
         return f"user's {ROLES[name.lower()]}"

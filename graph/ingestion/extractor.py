@@ -102,8 +102,8 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
     text, secrets = _redacted(message.text)
     if message.role != "user":
         return Extraction((), secrets, ("the assistant's words state nothing about the user",))
-    recent = _recent_people(context, circle)
-    people = find_people(text, set(circle), recent)
+    recent, genders = _recent_people(context, circle)
+    people = find_people(text, set(circle), recent, genders)
     private = is_private(text)
     sentences = list(split_sentences(text))
     if claims == CLAIMS_LEXICAL:
@@ -145,15 +145,19 @@ def _holds_secret(c: Candidate) -> bool:
     return c.claim is None and "[REDACTED" in c.text and c.recurrence is None
 
 
-def _recent_people(context: Sequence[Message], circle: set[str] | frozenset[str]) -> list[str]:
+def _recent_people(context: Sequence[Message], circle: set[str] | frozenset[str]
+                   ) -> tuple[list[str], dict[str, str]]:
+    """The people earlier messages named, latest last, and the genders those messages said of them."""
     lowered = {c.lower() for c in circle}
     names: list[tuple[int, int, str]] = []
+    genders: dict[str, str] = {}
     for i, m in enumerate(context):
         people = find_people(m.text, set(circle), [])
+        genders |= people.genders
         names += [(i, p.start, p.name) for p in people.persons if not p.name.startswith("user's")]
         names += [(i, t.start(), t.group()) for t in re.finditer(NAME, m.text)
                   if is_name(t.group()) and t.group().lower() in lowered]
-    return [n for _, _, n in sorted(names)]
+    return [n for _, _, n in sorted(names)], genders
 
 
 def _forget(sentence: str, what: str, itself: bool, start: int, end: int, message: str, private: bool) -> Candidate:
@@ -509,8 +513,9 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
             anchors.append((m.start(), m.end("r"), f"user's {ROLES[m['r'].lower()]}", False))
     for m in _PRONOUN.finditer(sentence):
         if not any(a[0] <= m.start() < a[1] for a in anchors):
-            earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]]
-            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(start + m.start())
+            earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]
+                       and people.fits(a[2], m.group())]
+            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(start + m.start(), m.group())
             anchors.append((m.start(), m.end(), who, False))
     anchors.sort()
     out: list[tuple[str | None, bool, str, int]] = []

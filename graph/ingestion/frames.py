@@ -506,7 +506,7 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
         return "user"
     at = offset + tok.idx - tok.doc[0].idx
     if low in _THIRD:
-        return people.pronoun(at)
+        return people.pronoun(at, low)
     if low in ("who", "that") and tok.head.dep_ == "relcl":
         return _person(tok.head.head, offset, people)
     if tok.pos_ == "NOUN" and low in ROLES and any(c.dep_ == "poss" and c.lower_ in ("my", "our")

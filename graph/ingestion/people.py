@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graph.ingestion.vocabulary import BARE_KIN, LANGUAGES, NATIONALITIES, ROLES
+from graph.ingestion.text import PRONOUNS
+from graph.ingestion.vocabulary import BARE_KIN, GENDER_WORDS, LANGUAGES, NATIONALITIES, ROLES
 
 _ROLE_WORDS = sorted(ROLES, key=len, reverse=True)
 ROLE = r"(?:" + "|".join(re.escape(r) for r in _ROLE_WORDS) + r")"
@@ -36,6 +37,7 @@ class Person:
     role: str | None  # the canonical relationship predicate, when the message names one
     start: int
     end: int
+    gender: str | None = None  # "f" or "m" when the words that name them say it ("my sister Ana")
 
 
 @dataclass
@@ -44,18 +46,27 @@ class People:
     persons: list[Person] = field(default_factory=list)
     circle: set[str] = field(default_factory=set)  # lower-case names of people in the user's life
     recent: list[str] = field(default_factory=list)  # names mentioned in earlier messages, latest last
+    genders: dict[str, str] = field(default_factory=dict)  # lower-case name -> "f" or "m", where said
 
     def known(self, name: str) -> bool:
         n = name.lower()
         return (n in self.circle or any(p.name.lower() == n for p in self.persons)
                 or any(r.lower() == n for r in self.recent))
 
-    def pronoun(self, before: int) -> str | None:
-        """Whom a pronoun at `before` means: the last person named before it, here or earlier."""
-        named = [p for p in self.persons if p.end <= before and not p.name.startswith("user's")]
+    def pronoun(self, before: int, word: str = "") -> str | None:
+        """Whom a pronoun `word` at `before` means: the last person named before it, here or earlier,
+        whom it fits ("he" is not "my sister Hannah")."""
+        named = [p.name for p in self.persons if p.end <= before and not p.name.startswith("user's")
+                 and self.fits(p.name, word)]
         if named:
-            return named[-1].name
-        return self.recent[-1] if self.recent else None
+            return named[-1]
+        return next((n for n in reversed(self.recent) if self.fits(n, word)), None)
+
+    def fits(self, name: str, word: str) -> bool:
+        """Whether the pronoun `word` may mean `name`: unless the two say opposite genders."""
+        said = PRONOUNS.get(word.lower().replace("’", "'"))
+        known = self.genders.get(name.lower())
+        return said not in ("f", "m") or known is None or known == said
 
     def mention(self, name: str) -> None:
         """A known person named as a subject: a later pronoun may mean them."""
@@ -90,8 +101,16 @@ _PATTERNS = (
 )
 
 
-def find_people(text: str, circle: set[str], recent: list[str]) -> People:
-    people = People(circle={c.lower() for c in circle}, recent=list(recent))
+# "a guy called Rob", "a girl named Ifeoma": who they are is not said, whether "he" or "she" is.
+_GENDERED_NAME = re.compile(r"(?i:\b(?P<w>" + "|".join(sorted(GENDER_WORDS)) + r")\s+(?:called|named))\s+(?P<name>"
+                            + NAME + r")")
+
+
+def find_people(text: str, circle: set[str], recent: list[str], genders: dict[str, str] | None = None) -> People:
+    people = People(circle={c.lower() for c in circle}, recent=list(recent), genders=dict(genders or {}))
+    for m in _GENDERED_NAME.finditer(text):
+        if is_name(m["name"]):
+            people.genders[m["name"].lower()] = GENDER_WORDS[m["w"].lower()]
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
             groups = m.groupdict()
@@ -110,7 +129,11 @@ def find_people(text: str, circle: set[str], recent: list[str]) -> People:
             name = re.sub(r"['’]s$", "", name)
             if any(p.start < m.end() and m.start() < p.end for p in people.persons):
                 continue
-            people.persons.append(Person(name, role, m.start(), end))
+            said = groups.get("role") or groups.get("kid") or ""
+            gender = GENDER_WORDS.get(" ".join(said.lower().split()))
+            people.persons.append(Person(name, role, m.start(), end, gender))
+            if gender and not name.startswith("user's"):
+                people.genders[name.lower()] = gender
     people.persons.sort(key=lambda p: p.start)
     return people
 

@@ -77,6 +77,15 @@ for _kin, _many in (("mum", False), ("mom", False), ("mother", False), ("dad", F
                     ("child", True)):
     ROLES[f"step{_kin}"] = ROLES[f"step-{_kin}"] = f"step{_kin}"
     PREDICATES[f"step{_kin}"] = Canonical("entity", multi=_many, person=True)
+# Words for a person that say whether "he" or "she" may mean them ("my sister", "a guy called Rob").
+_SHE = """wife girlfriend fiancee fiancée mum mom mother mama mummy mommy sister sis daughter grandma grandmother gran
+granny nan nana nanna grandmum grandmom granddaughter aunt auntie aunty niece mother-in-law sister-in-law stepmum
+stepmom stepmother stepsister stepdaughter step-mum step-mom step-mother step-sister step-daughter girl woman lady
+gal"""
+_HE = """husband boyfriend fiance fiancé dad father papa daddy brother bro son grandpa grandfather grandad granddad
+gramps grandson uncle nephew father-in-law brother-in-law stepdad stepfather stepbrother stepson step-dad
+step-father step-brother step-son guy man boy bloke lad chap fella"""
+GENDER_WORDS: dict[str, str] = dict.fromkeys(_SHE.split(), "f") | dict.fromkeys(_HE.split(), "m")
 # Kin words said bare, as a name ("Mum moved to York", "Grandma turned 90"): the user's.
 BARE_KIN = ("mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
             "grandpa", "grandad", "granddad", "gramps")
@@ -87,7 +96,8 @@ THING_PREDICATES: dict[str, str] = {
     "b-day": "birthday", "date of birth": "birthday", "name": "name",
     "full name": "name", "first name": "name", "nickname": "nickname", "diet": "diet", "job": "job_title",
     "job title": "job_title", "title": "job_title", "role": "job_title", "employer": "works_at",
-    "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number", "landline": "phone_number",
+    "company": "works_at", "hometown": "hometown", "home town": "hometown", "number": "phone_number",
+    "landline": "phone_number",
     "phone number": "phone_number", "mobile number": "phone_number", "laptop": "device", "tablet": "device",
     "watch": "device", "kindle": "device", "e-reader": "device", "console": "device", "pet": "pet",
     "dog": "pet", "cat": "pet", "base": "lives_in", "home": "lives_in",

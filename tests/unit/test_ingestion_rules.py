@@ -885,3 +885,16 @@ def test_not_x_but_y_negates_x_alone():
 def test_no_longer_with_one_before_a_comma_does_not_negate_the_switch_after_it():
     assert ("user", None, "Starling", "remember") in claims("No longer with HSBC, switched to Starling.")
     assert ("user", "works_at", "Acme", "end") in claims("I no longer work at Acme.")
+
+
+def test_he_or_she_means_only_someone_it_fits():
+    # The words that named someone say whether "he" or "she" may mean them.
+    assert ("Ana", "lives_in", "Porto", "remember") in claims(
+        "She lives in Porto now.", context=("My sister Ana and my brother Luis came over.",))
+    assert ("Luis", "lives_in", "Porto", "remember") in claims(
+        "He lives in Porto now.", context=("My sister Ana and my brother Luis came over.",))
+    # Nobody it fits: nothing, rather than the wrong person's claim.
+    assert not any(s == "Hannah" for s, _, _, _ in claims(
+        "He's a firefighter in Leeds.", context=("My sister Hannah just got engaged to a guy called Rob!",)))
+    assert not any(s == "Tom" for s, _, _, _ in claims(
+        "She's a vet in York.", context=("My brother Tom is seeing a girl called Amy.",)))
