@@ -61,6 +61,9 @@ ENDED = re.compile(r"(?i)\b(?:sold|got\s+rid\s+of|gave\s+away|gave\s+up|given\s+
                    r"\bno\s+(?:more\s+)?(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?:anymore|any\s+more|for\s+me|now|"
                    r"right\s+now)\b|"
                    r"\bnot\s+at\s+\S+(?:\s+\S+)?\s+anymore\b")
+# The user's job ended, whoever ended it: "I've been made redundant", "got laid off", "they let me go".
+JOB_LOST = re.compile(r"(?i)\b(?:made\s+redundant|laid\s+off|let\s+(?:me|us)\s+go|(?:got|been|was|were|get|getting)\s+"
+                      r"(?:fired|sacked|the\s+sack|the\s+boot)|lost\s+my\s+job)\b")
 RELATIONSHIP_END = re.compile(r"(?i)\b(?:broke\s+up|split\s+up|separated|divorced|divorcing|breaking\s+up|"
                               r"called\s+it\s+off|ended\s+things|we're\s+over|are\s+over)\b")
 ENGAGED = re.compile(r"(?i)\b(?:got\s+engaged|are\s+engaged|we're\s+engaged|proposed)\b")

@@ -323,8 +323,11 @@ def _end(c: Candidate, known: Sequence[Known]) -> list[Decision]:
     target = None
     if c.claim is not None and c.claim.predicate is not None:
         slot = _current(known, c.claim.subject, (c.claim.predicate,))
-        target = next((k for k in reversed(slot) if k.value and (same_value(k.value, c.claim.value) or normal(
-            k.value).startswith(normal(c.claim.value)))), None)
+        if not c.claim.value:  # "I've been made redundant": the current one, whatever it is
+            target = slot[-1] if slot else None
+        else:
+            target = next((k for k in reversed(slot) if k.value and (same_value(k.value, c.claim.value) or normal(
+                k.value).startswith(normal(c.claim.value)))), None)
     if target is None:
         target = _best_match(set(c.about) - _GENERIC, known, prefer_events="cancel" in c.text.lower()
                              or "over" in c.text.lower())

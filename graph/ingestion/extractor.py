@@ -35,7 +35,7 @@ from graph.ingestion.proposed import proposed_claim
 from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
-from graph.ingestion.text import PHONE_NUMBER, clean_value, content_words, is_first_person, normal
+from graph.ingestion.text import PHONE_NUMBER, PRONOUNS, clean_value, content_words, is_first_person, normal
 from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
@@ -200,7 +200,7 @@ def _sentence(sentence: str, start: int, message: Message, people: People, regis
     if cue is None and cues.CORRECTION_WORDS.search(whole):
         cue = CUE_CORRECTION  # "The surname is Kowalczyk, you had Kowalczik. Full name Marta Kowalczyk."
     found = _dead_pets_ended(_claims(sentence, start, people, registered, context, mode, docs, whole[:start]),
-                             sentence)
+                             sentence) + _job_lost(sentence)
     pair = rules.correction_pair(sentence) if cue == CUE_CORRECTION else None
     out: list[Candidate] = []
     changed = _relationship_change(sentence, start, people, sensitivity, when)
@@ -262,6 +262,16 @@ def _dead_pets_ended(found: list[rules.Found], sentence: str) -> list[rules.Foun
     dead = cues.the_dead(sentence, dying=False)
     return [replace(f, negated=True) if f.draft.predicate == "pet" and not f.negated and any(
         who == normal(f.draft.value) or f.start <= at < f.end for who, at in dead) else f for f in found]
+
+
+def _job_lost(sentence: str) -> list[rules.Found]:
+    """ "I've been made redundant", "got laid off": the user's job ended, its employer unsaid (the
+    decision ends whichever is current). Said of someone else ("Dad got laid off"), nothing here."""
+    lost = cues.JOB_LOST.search(sentence)
+    if lost is None or any(w.lower() in PRONOUNS or w.lower() in ROLES or is_name(w)
+                           for w in re.findall(r"[\w'’]+", sentence[:lost.start()]) if w.lower() not in ("they", "them")):
+        return []
+    return [rules.Found(Draft("user", "works_at", ""), lost.start(), lost.end(), "job lost", negated=True)]
 
 
 def _instruction(doc: Any) -> bool:

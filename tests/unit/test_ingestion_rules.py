@@ -898,3 +898,18 @@ def test_he_or_she_means_only_someone_it_fits():
         "He's a firefighter in Leeds.", context=("My sister Hannah just got engaged to a guy called Rob!",)))
     assert not any(s == "Tom" for s, _, _, _ in claims(
         "She's a vet in York.", context=("My brother Tom is seeing a girl called Amy.",)))
+
+
+@pytest.mark.parametrize("text", [
+    "I've been made redundant.", "Got laid off on Friday.", "I got sacked last week lol", "They let me go yesterday.",
+    "I was fired this morning.",
+])
+def test_losing_a_job_ends_the_job(text):
+    acme = known(1, "I work at Acme.", "user", "works_at", "Acme")
+    assert decided(text, [acme]) == [("DELETE", "soft", "k1")]
+
+
+def test_someone_elses_lost_job_is_not_the_users():
+    acme = known(1, "I work at Acme.", "user", "works_at", "Acme")
+    assert ("DELETE", "soft", "k1") not in decided("Dad got laid off last week.", [acme])
+    assert ("DELETE", "soft", "k1") not in decided("My sister was made redundant.", [acme])
