@@ -36,7 +36,7 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import PHONE_NUMBER, PRONOUNS, clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
+from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, COLOURS, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -303,6 +303,7 @@ def _claims(sentence: str, start: int, people: People, registered: dict[str, boo
         denied = negated_spans(doc)
     lexical = _lexical_claims(sentence, start, people, registered, context, verbs=mode != CLAIMS_PARSED,
                               before=before)
+    parsed, lexical = _uncoloured(parsed), _uncoloured(lexical)
     # What a wish or a plan governs is no fact, whichever rule read it ("we plan to get a dog").
     lexical = [f for f in lexical if not any(a <= sentence.find(f.draft.value) < b for a, b in wishes)]
     # A pattern that read past a negation states the opposite ("I didn't get the job at Google"); what
@@ -338,6 +339,20 @@ _WORK_WORDS = re.compile(r"(?i)\b(?:work|works|working|worked|job|jobs|employed|
 def _schooled(found: list[rules.Found], people: People) -> list[rules.Found]:
     return [replace(f, draft=replace(f.draft, predicate="studies_at"))
             if f.draft.predicate == "works_at" and is_child(f.draft.subject, people) else f for f in found]
+
+
+def _uncoloured(found: list[rules.Found]) -> list[rules.Found]:
+    """A thing's colour describes it, the words after name it: "a red Fiesta" is a Fiesta."""
+    out = []
+    for f in found:
+        words = f.draft.value.split()
+        thing = f.draft.predicate in ("car", "device", "phone") or (
+            f.draft.predicate is not None and f.draft.predicate not in PREDICATES
+            and not f.draft.predicate.startswith(FAVORITE_PREFIX))
+        if thing and len(words) > 1 and words[0] in COLOURS:  # lower case: "Golden Dragon" is a name
+            f = replace(f, draft=replace(f.draft, value=" ".join(words[1:])))
+        out.append(f)
+    return out
 
 
 def _whole_numbers(found: list[rules.Found], sentence: str) -> list[rules.Found]:

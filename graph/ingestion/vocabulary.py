@@ -86,6 +86,9 @@ _HE = """husband boyfriend fiance fiancé dad father papa daddy brother bro son 
 gramps grandson uncle nephew father-in-law brother-in-law stepdad stepfather stepbrother stepson step-dad
 step-father step-brother step-son guy man boy bloke lad chap fella"""
 GENDER_WORDS: dict[str, str] = dict.fromkeys(_SHE.split(), "f") | dict.fromkeys(_HE.split(), "m")
+# Colours, which describe a thing ("a red Fiesta") rather than name it.
+COLOURS = frozenset("""red blue green black white silver grey gray yellow orange purple pink brown gold golden navy
+beige maroon teal turquoise cream bronze""".split())
 # Kin words said bare, as a name ("Mum moved to York", "Grandma turned 90"): the user's.
 BARE_KIN = ("mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
             "grandpa", "grandad", "granddad", "gramps")

@@ -913,3 +913,16 @@ def test_someone_elses_lost_job_is_not_the_users():
     acme = known(1, "I work at Acme.", "user", "works_at", "Acme")
     assert ("DELETE", "soft", "k1") not in decided("Dad got laid off last week.", [acme])
     assert ("DELETE", "soft", "k1") not in decided("My sister was made redundant.", [acme])
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I drive a red Fiesta.", ("user", "car", "Fiesta")),
+    ("My car's a silver Toyota Yaris.", ("user", "car", "Toyota Yaris")),
+    ("Got a black Kindle Paperwhite for my birthday.", ("user", "device", "Kindle Paperwhite")),
+])
+def test_a_colour_describes_a_thing_it_does_not_name_it(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_a_colour_inside_a_name_is_the_names():
+    assert ("user", "takeaway", "Golden Dragon", "remember") in claims("My go-to takeaway is the Golden Dragon.")
