@@ -257,8 +257,13 @@ def _value(raw: str, predicate: str) -> str | None:
     if called:
         raw = called.group(1)
     raw = re.split(r"(?i)\s+(?:at|in|on|from|who|which|that|with|near|by)\s+|\s*[,(]|\s+-\s+", raw)[0]
+    # A hedge before the value is no part of it, and another thing of the user's is no name: "my
+    # therapist is basically my dog".
+    raw = re.sub(r"(?i)^(?:basically|literally|practically|pretty\s+much|kind\s+of|sort\s+of|more\s+or\s+less|"
+                 r"essentially|effectively)\s+", "", raw.strip())
     value = clean_value(raw)
-    if not value or value.lower().startswith(("my ", "our ", "the ", "a ", "an ", "his ", "her ")):
+    if not value or raw.lower().startswith(("my ", "our ")) or value.lower().startswith(
+            ("my ", "our ", "the ", "a ", "an ", "his ", "her ")):
         return None
     if predicate != "birthday" and (find_times(value, date(2000, 1, 1)) or re.match(r"(?i)\w+ing\b", value)):
         return None  # a date or a verb is no owned thing's value ("our anniversary is June 12th")

@@ -926,3 +926,11 @@ def test_a_colour_describes_a_thing_it_does_not_name_it(text, expected):
 
 def test_a_colour_inside_a_name_is_the_names():
     assert ("user", "takeaway", "Golden Dragon", "remember") in claims("My go-to takeaway is the Golden Dragon.")
+
+
+@pytest.mark.parametrize("text", [
+    "lol my therapist is basically my dog at this point", "my landlord is literally my mum's friend",
+    "My accountant is pretty much my wife these days",
+])
+def test_a_thing_said_to_be_another_of_the_users_things_is_no_name(text):
+    assert not any(p in ("therapist", "landlord", "accountant") for _, p, _, _ in claims(text))
