@@ -36,7 +36,17 @@ from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
 from graph.ingestion.text import PHONE_NUMBER, PRONOUNS, clean_value, content_words, is_first_person, normal
-from graph.ingestion.vocabulary import ANIMALS, BARE_KIN, COLOURS, FAVORITE_PREFIX, NOT_THINGS, PREDICATES, PRODUCT_WORDS, ROLES
+from graph.ingestion.vocabulary import (
+    ANIMALS,
+    BARE_KIN,
+    COLOURS,
+    FAVORITE_PREFIX,
+    NOT_THINGS,
+    PREDICATES,
+    PRODUCT_WORDS,
+    ROLES,
+    SCHOOL_NAMES,
+)
 from graph.language import find_times, split_sentences
 from graph.language.parser import parse
 from graph.memories.secrets import find_secrets, redact
@@ -268,8 +278,8 @@ def _job_lost(sentence: str) -> list[rules.Found]:
     """ "I've been made redundant", "got laid off": the user's job ended, its employer unsaid (the
     decision ends whichever is current). Said of someone else ("Dad got laid off"), nothing here."""
     lost = cues.JOB_LOST.search(sentence)
-    if lost is None or any(w.lower() in PRONOUNS or w.lower() in ROLES or is_name(w)
-                           for w in re.findall(r"[\w'’]+", sentence[:lost.start()]) if w.lower() not in ("they", "them")):
+    before = [w for w in re.findall(r"[\w'’]+", sentence[:lost.start()] if lost else "") if w.lower() != "they"]
+    if lost is None or any(w.lower() in PRONOUNS or w.lower() in ROLES or is_name(w) for w in before):
         return []
     return [rules.Found(Draft("user", "works_at", ""), lost.start(), lost.end(), "job lost", negated=True)]
 
@@ -337,8 +347,18 @@ _WORK_WORDS = re.compile(r"(?i)\b(?:work|works|working|worked|job|jobs|employed|
 
 
 def _schooled(found: list[rules.Found], people: People) -> list[rules.Found]:
-    return [replace(f, draft=replace(f.draft, predicate="studies_at"))
-            if f.draft.predicate == "works_at" and is_child(f.draft.subject, people) else f for f in found]
+    """Where someone is, goes or starts: a child's place, or a school someone else is at, is where
+    they study; a place no school started at is where they work ("Zara started at Google")."""
+    out = []
+    for f in found:
+        d = f.draft
+        school = d.subject != "user" and d.value.split()[-1].lower() in SCHOOL_NAMES
+        if d.predicate == "works_at" and (is_child(d.subject, people) or school):
+            f = replace(f, draft=replace(d, predicate="studies_at"))
+        elif d.predicate == "studies_at" and f.rule == "started at" and not school and not is_child(d.subject, people):
+            f = replace(f, draft=replace(d, predicate="works_at"))
+        out.append(f)
+    return out
 
 
 def _uncoloured(found: list[rules.Found]) -> list[rules.Found]:
@@ -540,7 +560,8 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
         if not any(a[0] <= m.start() < a[1] for a in anchors):
             earlier = [a for a in anchors if a[1] <= m.start() and a[2] and a[2] != "user" and not a[3]
                        and people.fits(a[2], m.group())]
-            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(start + m.start(), m.group())
+            who = earlier[-1][2] if earlier and m.group().lower() != "they" else people.pronoun(
+                start + m.start(), m.group())
             anchors.append((m.start(), m.end(), who, False))
     anchors.sort()
     out: list[tuple[str | None, bool, str, int]] = []

@@ -160,6 +160,8 @@ physiotherapist optometrist economist statistician mathematician physicist chemi
 # Head nouns of an organisation or a place of work or study, written lower-case in chat or not
 # ("st thomas' hospital", "the University of Porto"); the first group is where one studies.
 SCHOOLS = frozenset("university uni college school academy institute polytechnic".split())
+# The last word of a school's name: where someone other than the user is, goes or starts, they study.
+SCHOOL_NAMES = SCHOOLS | frozenset("primary nursery preschool kindergarten juniors infants".split())
 INSTITUTIONS = SCHOOLS | frozenset("""hospital clinic bank surgery library council agency studio lab labs office zoo
 museum hotel restaurant cafe café bakery shop store gym firm practice""".split())
 # Words that are never the thing owned in "my X is Y" (feelings, body, turns of phrase).

@@ -934,3 +934,17 @@ def test_a_colour_inside_a_name_is_the_names():
 ])
 def test_a_thing_said_to_be_another_of_the_users_things_is_no_name(text):
     assert not any(p in ("therapist", "landlord", "accountant") for _, p, _, _ in claims(text))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # A school the value names is where someone studies, whichever rule read it ...
+    ("Zara starts at St Mary's Primary in September.", ("Zara", "studies_at", "St Mary's Primary")),
+    ("Zara's at Leeds Uni now.", ("Zara", "studies_at", "Leeds Uni")),
+    # ... a place that is none is where they work, and the user's school may be their workplace.
+    ("Zara started at Google last week.", ("Zara", "works_at", "Google")),
+    ("Zara's working at Leeds Uni now.", ("Zara", "works_at", "Leeds Uni")),
+])
+def test_a_school_is_studied_at_a_company_worked_at(text, expected):
+    found = claims(text, circle={"Zara"})
+    assert (*expected, "remember") in found
+    assert len([p for _, p, _, _ in found if p in ("works_at", "studies_at")]) == 1
