@@ -238,6 +238,10 @@ def _labels(tok: Any) -> bool:
     return tok.i + 1 < len(doc) and doc[tok.i + 1].text in (":", "=", "-", "–", "—")
 
 
+# When someone works, said as the verb's object: "I work nights at ...".
+_WORK_TIMES = frozenset("nights days weekends evenings mornings shifts lates earlies overtime".split())
+
+
 def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Found]:
     if any(c.dep_ == "aux" and c.lower_ in UNREAL for c in verb.children) or wished(verb) or conditional(verb):
         return
@@ -253,7 +257,11 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     if verb.lemma_.lower() in ("move", "relocate") and any(
             c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children):
         return  # "moved my accounts over to Revolut": a thing moved, not where the subject lives
-    for child in verb.children:
+    # "works nights at Amazon": the parse hangs where on when
+    when = [c for c in verb.children if c.dep_ in ("dobj", "npadvmod") and c.lower_ in _WORK_TIMES]
+    for child in [*verb.children, *(p for c in when for p in c.children if p.dep_ == "prep")]:
+        if child in when:
+            continue
         if frames.get("to") == "job_title" and (title := _title_read_as_verb(child)) is not None:
             yield Found(Draft(subject, "job_title", title[0]), title[1], title[2], "frame " + verb.lemma_.lower())
             continue

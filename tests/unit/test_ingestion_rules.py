@@ -948,3 +948,11 @@ def test_a_school_is_studied_at_a_company_worked_at(text, expected):
     found = claims(text, circle={"Zara"})
     assert (*expected, "remember") in found
     assert len([p for _, p, _, _ in found if p in ("works_at", "studies_at")]) == 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("My partner Alex works nights at Amazon.", ("Alex", "works_at", "Amazon")),
+    ("My sister works nights at the Royal Free.", ("user's sister", "works_at", "Royal Free")),
+])
+def test_when_someone_works_stands_between_the_verb_and_where(text, expected):
+    assert (*expected, "remember") in claims(text)
