@@ -159,6 +159,12 @@ _VALUE_ONLY = (_c(r"^" + _BE + _ADV + r"\s+(?i:on)\s+(?P<v>" + _CAP + r"(?:\s+" 
                   + r")*)\s+(?i:now|these\s+days)"),
                _c(r"^" + _ADV + r"\s+(?i:switched|changed|moved\s+over|went\s+over|swapped)\s+(?i:over\s+)?(?i:to)\s+"
                   r"(?P<v>" + _CAP + r"(?:\s+" + _CAP + r")*)"))
+# A place or service the subject no longer goes to or uses: "I no longer go to PureGym", "don't shop at
+# Lidl anymore". Its slot is unsaid; the decision ends the known memory that names it.
+_VALUE_END = (_c(r"(?i:no\s+longer)\s+(?i:go|goes|shop|shops|use|uses)\s+(?i:(?:to|at|with)\s+)?(?P<v>" + _CAP
+                 + r"(?:\s+" + _CAP + r")*)"),
+              _c(r"(?i:don't|do\s+not|don’t|doesn't|does\s+not|doesn’t)\s+(?i:go|shop|use)\s+(?i:(?:to|at|with)\s+)?"
+                 r"(?P<v>" + _CAP + r"(?:\s+" + _CAP + r")*)(?=.*\b(?i:anymore|any\s+more)\b)"))
 
 VERB_RULES: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = (
     ("lives_in", _LIVES), ("hometown", _HOMETOWN), ("works_at", _WORKS), ("job_title", _JOB), ("diet", _DIET),
@@ -388,6 +394,9 @@ def verb_claims(clause: str, subject: str, first_person: bool) -> Iterator[Found
     for pattern in _VALUE_ONLY:
         for m in pattern.finditer(clause):
             yield Found(Draft(subject, None, clean_value(m["v"])), m.start(), m.end(), "value only")
+    for pattern in _VALUE_END:
+        for m in pattern.finditer(clause):
+            yield Found(Draft(subject, None, clean_value(m["v"])), m.start(), m.end(), "value ended", negated=True)
 
 
 def _clean(predicate: str, value: str) -> str | None:

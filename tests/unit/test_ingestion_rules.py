@@ -956,3 +956,11 @@ def test_a_school_is_studied_at_a_company_worked_at(text, expected):
 ])
 def test_when_someone_works_stands_between_the_verb_and_where(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "I no longer go to PureGym.", "I don't go to PureGym anymore, too crowded.", "I've stopped going to PureGym.",
+])
+def test_no_longer_going_somewhere_ends_what_names_it(text):
+    gym = known(1, "My gym is PureGym.", "user", "gym", "PureGym", memory_type="entity")
+    assert decided(text, [gym]) == [("DELETE", "soft", "k1")]
