@@ -257,10 +257,14 @@ def _verb(verb: Any, offset: int, people: People, anchor: Anchor) -> Iterator[Fo
     if verb.lemma_.lower() in ("move", "relocate") and any(
             c.dep_ == "dobj" and c.pos_ == "NOUN" for c in verb.children):
         return  # "moved my accounts over to Revolut": a thing moved, not where the subject lives
-    # "works nights at Amazon": the parse hangs where on when
-    when = [c for c in verb.children if c.dep_ in ("dobj", "npadvmod") and c.lower_ in _WORK_TIMES]
-    for child in [*verb.children, *(p for c in when for p in c.children if p.dep_ == "prep")]:
-        if child in when:
+    # Nouns the parse may hang the value's preposition on: when someone works ("works nights at
+    # Amazon"), whom someone moved in with ("moved in with my girlfriend in Hackney").
+    hosts = [c for c in verb.children if c.dep_ in ("dobj", "npadvmod") and c.lower_ in _WORK_TIMES]
+    if verb.lemma_.lower() == "move" and any(c.dep_ in ("prt", "advmod") and c.lower_ == "in" for c in verb.children):
+        frames = frames | {"in": "lives_in"}  # "we moved in together in Hackney"
+        hosts += [o for c in verb.children if c.dep_ == "prep" and c.lower_ == "with" and (o := _object(c)) is not None]
+    for child in [*verb.children, *(p for c in hosts for p in c.children if p.dep_ == "prep")]:
+        if child in hosts:
             continue
         if frames.get("to") == "job_title" and (title := _title_read_as_verb(child)) is not None:
             yield Found(Draft(subject, "job_title", title[0]), title[1], title[2], "frame " + verb.lemma_.lower())

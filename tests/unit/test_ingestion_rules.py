@@ -964,3 +964,10 @@ def test_when_someone_works_stands_between_the_verb_and_where(text, expected):
 def test_no_longer_going_somewhere_ends_what_names_it(text):
     gym = known(1, "My gym is PureGym.", "user", "gym", "PureGym", memory_type="entity")
     assert decided(text, [gym]) == [("DELETE", "soft", "k1")]
+
+
+@pytest.mark.parametrize("text", [
+    "We moved in together in Hackney last month.", "Just moved in with my girlfriend in Hackney.",
+])
+def test_moving_in_somewhere_is_living_there(text):
+    assert ("user", "lives_in", "Hackney", "remember") in claims(text)
