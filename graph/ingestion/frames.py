@@ -776,7 +776,8 @@ def _named_attr(verb: Any) -> Any:
     """What `verb` says its subject is, when that names someone or something: a name, or the name of
     "a student called Noor"."""
     attr = next((c for c in verb.rights if c.dep_ in ("attr", "acomp", "oprd")), None)
-    if attr is None and verb.lemma_ == "be":  # "broadband's with Hyperoptic": who provides it
+    if attr is None and verb.lemma_ == "be" and any(c.dep_ == "nsubj" and c.pos_ == "NOUN" for c in verb.lefts):
+        # "our broadband's with Hyperoptic": who provides a thing ("Hana is with Deloitte" is Hana's job)
         attr = next((_object(c) for c in verb.rights if c.dep_ == "prep" and c.lower_ == "with"), None)
     if attr is None:
         return None
