@@ -137,7 +137,7 @@ _PET = (
 )
 _DEVICE_NP = r"(?P<v>(?:[\w’'+-]+\s+){0,2}?(?i:" + "|".join(sorted((w for w in DEVICE_WORDS if " " not in w),
                                                                   key=len, reverse=True)) + \
-             r"|steam\s+deck|apple\s+watch)(?:\s+(?i:pro|air|mini|max|plus|paperwhite|oasis|\d+\w*))*)"
+             r"|steam\s+deck|apple\s+watch)(?:\s+(?i:pro|air|mini|max|plus|paperwhite|oasis|\d+\w*(?!\s+(?:times|hours|days|x)\b)))*)"
 _DEVICE = (_c(r"(?i:\buse|\buses|\busing|\brocking|\brunning|(?:'m|’m|\bam|'re|’re|\bare)\s+on|\bwork\s+on|\bhave|"
               r"\bgot|\bbought|\bpicked\s+up|\bown|\bget)\s+(?i:an?|my|"
               r"the)\s+" + _DEVICE_NP + r"\b"),

@@ -24,6 +24,9 @@ _UNCERTAIN = re.compile(r"(?i)^(?:not\s+sure|no\s+idea|i\s+don't\s+know|i\s+do\s
                         r"i'm\s+not\s+sure|don't\s+think|i\s+don't\s+think|wondering|i\s+wonder)\b")
 _JOKE = re.compile(r"(?i)\bspirit\s+animal\b|\bforever\b|\bmy\s+real\s+\w+\s+is\b|\bis\s+my\s+(?:cat|dog)\s+(?:lol|"
                    r"haha)|\bwould\s+kill\s+me\b|\bin\s+my\s+dreams\b")
+# A joke taken back: what was said before it was no fact ("I'm a nurse, just kidding, I'm an accountant").
+TAKEN_BACK = re.compile(r"(?i)\b(?:just\s+kidding|only\s+kidding|just\s+joking|only\s+joking|jk|j/k|kidding|joking)\b"
+                        r"(?!\s+(?:aside|apart))")
 _OTHER_TELLS = re.compile(r"(?i)\b(?:told\s+me|said\s+that|says\s+that|apparently|i\s+heard|rumou?r|on\s+the\s+news|"
                           r"in\s+the\s+film|in\s+the\s+book|in\s+the\s+show)\b")
 

@@ -140,6 +140,8 @@ def extract(message: Message, context: Sequence[Message] = (), *, circle: set[st
         if found:
             content_before = True
         out.extend(found)
+    if (back := cues.TAKEN_BACK.search(text)) is not None:
+        out = [c for c in out if c.start >= back.end()]  # what a joke taken back said is no fact
     deduped = _dedupe(out)
     kept = [c for c in deduped if not _holds_secret(c)]
     if len(kept) < len(deduped) or secrets:

@@ -81,6 +81,8 @@ _WISH = frozenset({"want", "hope", "plan", "aim", "wish", "intend", "dream", "co
 _CONDITION = frozenset({"before", "until", "till", "once", "if", "unless", "after", "when", "whenever"})
 _PAST_OWNED = frozenset({"old", "former", "late", "previous", "ex"})
 _HEDGES = frozenset({"maybe", "perhaps", "possibly", "probably", "almost", "nearly", "hopefully"})
+# What someone trains or studies to be, they are not yet ("training to be a vet").
+_BECOMING = frozenset({"train", "retrain", "study", "learn", "qualify", "prepare", "work"})
 _WISH_IF_UNREAL = frozenset({"love", "like", "prefer"})  # "I'd love to live in Japan", not "I love living here"
 # A date is never a place or an employer ("from Monday I'm on nights").
 TIME_WORDS = frozenset("""monday tuesday wednesday thursday friday saturday sunday january february march april may
@@ -308,7 +310,7 @@ def _title_read_as_verb(child: Any) -> tuple[str, int, int] | None:
 def _copula(be: Any, parts: list[Any], subject: str | None, implicit: bool = False) -> Iterator[Found]:
     """"X is Y" frames over the copula's `parts`; `implicit`: a verbless fragment, the part itself."""
     if subject is None or any(c.dep_ == "aux" and c.lower_ in UNREAL for c in be.children) or wished(be) \
-            or conditional(be):
+            or conditional(be) or (be.dep_ == "xcomp" and be.head.lemma_.lower() in _BECOMING):
         return
     negated = is_negated(be) or any(c.dep_ in ("neg", "advmod") and c.lower_ in _ENDED | {"not"} for c in parts)
     now = any(c.lower_ in _NOW for c in [*be.children, *parts]) or "these days" in be.doc.text.lower()
@@ -521,6 +523,8 @@ def _person(tok: Any, offset: int, people: People, contracted: bool = False) -> 
         return people.pronoun(at, low)
     if low in ("who", "that") and tok.head.dep_ == "relcl":
         return _person(tok.head.head, offset, people)
+    if tok.tag_ == "NNS" and tok.lemma_.lower() in ROLES:
+        low = tok.lemma_.lower()  # "my kids", "our sisters": the role, one claim for them all
     if tok.pos_ == "NOUN" and low in ROLES and any(c.dep_ == "poss" and c.lower_ in ("my", "our")
                                                    for c in tok.children):
         named = next((c for c in tok.children if c.dep_ in ("appos", "compound") and c.text[:1].isupper()), None)

@@ -106,11 +106,23 @@ _GENDERED_NAME = re.compile(r"(?i:\b(?P<w>" + "|".join(sorted(GENDER_WORDS)) + r
                             + NAME + r")")
 
 
+# "my sister's husband is Dan", "Tom's girlfriend is called Amy": someone in the life of someone the
+# user knows, and no relationship of the user's; "he" or "she" may mean them after.
+_THEIRS = re.compile(r"(?:\b(?i:my|our)\s+" + ROLE + r"|" + NAME + r")['’]s\s+(?P<role>(?i:" + ROLE[3:] + r")\s+"
+                     r"(?i:is|'s)\s+(?:(?i:called|named)\s+)?(?P<name>" + NAME + r")")
+
+
 def find_people(text: str, circle: set[str], recent: list[str], genders: dict[str, str] | None = None) -> People:
     people = People(circle={c.lower() for c in circle}, recent=list(recent), genders=dict(genders or {}))
     for m in _GENDERED_NAME.finditer(text):
         if is_name(m["name"]):
             people.genders[m["name"].lower()] = GENDER_WORDS[m["w"].lower()]
+    for m in _THEIRS.finditer(text):
+        if is_name(m["name"]):
+            gender = GENDER_WORDS.get(" ".join(m["role"].lower().split()))
+            people.persons.append(Person(m["name"], None, m.start("name"), m.end("name"), gender))
+            if gender:
+                people.genders[m["name"].lower()] = gender
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
             groups = m.groupdict()

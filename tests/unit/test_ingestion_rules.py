@@ -971,3 +971,30 @@ def test_no_longer_going_somewhere_ends_what_names_it(text):
 ])
 def test_moving_in_somewhere_is_living_there(text):
     assert ("user", "lives_in", "Hackney", "remember") in claims(text)
+
+
+@pytest.mark.parametrize("text", [
+    "My daughter Isla is training to be a vet.", "My son is studying to become a doctor.",
+    "I'm retraining to be a plumber.",
+])
+def test_a_job_trained_for_is_not_yet_the_job(text):
+    assert not any(p == "job_title" for _, p, _, _ in claims(text))
+
+
+def test_a_relatives_partner_named_is_who_he_or_she_means():
+    found = claims("My sister's husband is Dan and he works at Acme.")
+    assert ("Dan", "works_at", "Acme", "remember") in found
+    assert ("user's sister", "works_at", "Acme", "remember") not in found
+
+
+def test_a_count_after_a_device_is_no_model_number():
+    assert {v for _, p, v, _ in claims("I use my iPad 3 times a day.") if p == "device"} == {"iPad"}
+
+
+def test_a_joke_taken_back_states_nothing_before_it():
+    assert claims("I'm a nurse, just kidding, I'm an accountant.") == {("user", "job_title", "accountant", "remember")}
+    assert claims("I'm moving to Mars lol jk") == set()
+
+
+def test_plural_kin_are_the_users_kin():
+    assert ("user's child", "studies_at", "St Mary's", "remember") in claims("My kids go to St Mary's.")
