@@ -51,7 +51,8 @@ FAVORITE_PREFIX = "favorite_"  # favorite_<thing>: single-valued, a preference
 # Relationship nouns -> the canonical predicate ("my wife" -> spouse, "mum" -> mother).
 ROLES: dict[str, str] = {
     "wife": "spouse", "husband": "spouse", "spouse": "spouse", "girlfriend": "partner", "boyfriend": "partner",
-    "partner": "partner", "fiance": "partner", "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
+    "hubby": "spouse", "wifey": "spouse", "missus": "spouse", "other half": "partner", "bf": "partner",
+    "gf": "partner", "partner": "partner", "fiance": "partner", "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
     "mum": "mother", "mom": "mother", "mother": "mother", "mama": "mother", "mummy": "mother", "mommy": "mother",
     "dad": "father", "father": "father", "papa": "father", "daddy": "father",
     "boss": "boss", "manager": "boss", "line manager": "boss",
@@ -78,11 +79,11 @@ for _kin, _many in (("mum", False), ("mom", False), ("mother", False), ("dad", F
     ROLES[f"step{_kin}"] = ROLES[f"step-{_kin}"] = f"step{_kin}"
     PREDICATES[f"step{_kin}"] = Canonical("entity", multi=_many, person=True)
 # Words for a person that say whether "he" or "she" may mean them ("my sister", "a guy called Rob").
-_SHE = """wife girlfriend fiancee fiancée mum mom mother mama mummy mommy sister sis daughter grandma grandmother gran
+_SHE = """wife wifey missus gf girlfriend fiancee fiancée mum mom mother mama mummy mommy sister sis daughter grandma grandmother gran
 granny nan nana nanna grandmum grandmom granddaughter aunt auntie aunty niece mother-in-law sister-in-law stepmum
 stepmom stepmother stepsister stepdaughter step-mum step-mom step-mother step-sister step-daughter girl woman lady
 gal"""
-_HE = """husband boyfriend fiance fiancé dad father papa daddy brother bro son grandpa grandfather grandad granddad
+_HE = """husband hubby bf boyfriend fiance fiancé dad father papa daddy brother bro son grandpa grandfather grandad granddad
 gramps grandson uncle nephew father-in-law brother-in-law stepdad stepfather stepbrother stepson step-dad
 step-father step-brother step-son guy man boy bloke lad chap fella"""
 GENDER_WORDS: dict[str, str] = dict.fromkeys(_SHE.split(), "f") | dict.fromkeys(_HE.split(), "m")
@@ -90,7 +91,7 @@ GENDER_WORDS: dict[str, str] = dict.fromkeys(_SHE.split(), "f") | dict.fromkeys(
 COLOURS = frozenset("""red blue green black white silver grey gray yellow orange purple pink brown gold golden navy
 beige maroon teal turquoise cream bronze""".split())
 # Kin words said bare, as a name ("Mum moved to York", "Grandma turned 90"): the user's.
-BARE_KIN = ("mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
+BARE_KIN = ("hubby", "mum", "mom", "dad", "father", "mother", "grandma", "gran", "granny", "nan", "nana", "nanna",
             "grandpa", "grandad", "granddad", "gramps")
 # Nouns of an owned thing that are canonical predicates already.
 THING_PREDICATES: dict[str, str] = {

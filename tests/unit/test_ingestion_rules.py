@@ -998,3 +998,12 @@ def test_a_joke_taken_back_states_nothing_before_it():
 
 def test_plural_kin_are_the_users_kin():
     assert ("user's child", "studies_at", "St Mary's", "remember") in claims("My kids go to St Mary's.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("My hubby works for the council.", ("user's spouse", "works_at", "council")),
+    ("my other half is a nurse", ("user's partner", "job_title", "nurse")),
+    ("Hubby's a plumber.", ("user's spouse", "job_title", "plumber")),
+])
+def test_informal_words_for_a_partner_are_the_partner(text, expected):
+    assert (*expected, "remember") in claims(text)
