@@ -147,10 +147,17 @@ _DEVICE_END = (_c(r"(?i:don't|do\s+not|don’t|no\s+longer)\s+(?i:have|own|use)\
 _AGE = (_c(r"^" + _BE + _ADV + r"\s+(?P<v>\d{1,3})(?:\s+(?i:years?\s+old|yo))?(?!\s*(?:k|%|mg|am|pm|:|/|\.\d))\b"),
         _c(r"(?i:\bjust\s+turned|\bturned|\bturning)\s+(?P<v>\d{1,3})\b"))
 _NATIONALITY = (_c(r"^" + _BE + _ADV + r"\s+(?P<v>(?i:" + "|".join(sorted(NATIONALITIES, key=len, reverse=True)) +
-                   r"))\b(?!\s+(?i:food|cuisine|restaurant))"),)
+                   r"))\b(?!\s+(?i:food|cuisine|restaurant))"),
+                # "I've had a British passport since 2019", "I hold an Irish passport"
+                _c(r"^(?:\s*(?:'ve|’ve|\s+have|\s+has|'d|\s+had))?" + _ADV + r"\s+(?i:have|has|had|hold|holds|held|"
+                   r"got|get|carry|carries)\s+(?i:an?|my)\s+(?P<v>(?i:"
+                   + "|".join(sorted(NATIONALITIES, key=len, reverse=True)) + r"))\s+(?i:passport)\b"))
 _NICKNAME = (_c(r"(?i:\bcall|\bcalls|\bcalled)\s+me\s+(?P<v>" + NAME + r")"),
              _c(r"(?i:\bbut)\s+(?P<v>" + NAME + r")\s+(?i:is\s+fine|works)"))
-_NAME = (_c(r"(?i:\bmy\s+name\s+is|\bmy\s+name's|\bfull\s+name(?:\s+is)?|\bi'm\s+called)\s+(?P<v>" + NAME + r")"),)
+_NAME = (_c(r"(?i:\bmy\s+name\s+is|\bmy\s+name's|\bfull\s+name(?:\s+is)?|\bi'm\s+called)\s+(?P<v>" + NAME + r")"),
+         # An introduction: "Hi, I'm Dana", "Quick intro: I'm Dana Whitfield, 29, ..." (the name ends its clause)
+         _c(r"(?:^|[:;]\s*|(?i:\b(?:hi|hello|hey|hiya))[,!]?\s+)(?i:i'm|i’m|i\s+am)\s+(?P<v>" + NAME
+            + r")(?=\s*(?:[,.!;]|$|\s+(?i:and|here)\b))"))
 _STUDIES = (_c(r"^(?:" + _BE + r")?" + _ADV + r"\s+(?i:studies|studying|study|enrolled)\s+(?i:at)\s+(?:(?i:the)\s+)?"
                r"(?P<v>" + _ORG +
                r")"),)
@@ -413,6 +420,8 @@ def _clean(predicate: str, value: str) -> str | None:
             value = re.sub(r"(?i)^(?:any|all|most)\s+", "", value)
     if predicate == "speaks":
         return None  # split by `languages`
+    if predicate in ("name", "nickname") and (not is_name(value) or low in NATIONALITIES or low in LANGUAGES):
+        return None  # "I'm Irish", "hi, I'm English": no name
     if predicate == "job_title":
         value = re.sub(r"(?i)^(?:only|the|a|an)\s+", "", value)
     if predicate in ("lives_in", "works_at", "hometown", "studies_at"):
@@ -437,6 +446,7 @@ def pets(sentence: str) -> Iterator[Found]:
     for i, pattern in enumerate(_PET):
         for m in pattern.finditer(sentence):
             named = m["v"] or m.groupdict().get("v2")  # "a second dog, Pip"
+            named = re.sub(r"['’]s$", "", named) if named else named  # "Marmite's our cat": the "'s" is "is"
             value = named if named and is_name(named) else m["a"]
             yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), PET_HAD if i == 0 else "pet")
 

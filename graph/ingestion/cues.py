@@ -79,6 +79,8 @@ _DIED = re.compile(r"(?i)\b(?:died|dies|dying|passed\s+away|passed\s+on|passed|p
                    r"(?P<after>\s+\S+)?")
 _LOST = re.compile(r"(?i)\b(?:lost|losing)\s+(?:my|our|his|her|their)\s+(?P<whom>(?:[\w'’-]+\s+){0,2}?[\w'’-]+)"
                    r"(?=[\s,.;:!?]|$)")
+# "We lost Grandad on Thursday": a kin word said bare as a name (not "lost Mum's ring").
+_LOST_KIN = re.compile(r"(?i)\b(?:lost|losing)\s+(?P<whom>" + "|".join(BARE_KIN) + r")\b(?!['’]s)")
 # Between the one who died and the verb: adverbs and auxiliaries ("has sadly passed", "was put down").
 _BETWEEN = frozenset("""has have had just sadly finally suddenly recently unexpectedly peacefully quietly nearly almost
 tragically only also then was were got been be is 's ’s""".split())
@@ -110,6 +112,7 @@ def the_dead(text: str, *, dying: bool = True) -> list[tuple[str, int]]:
         whom = m["whom"].split()
         if whom[-1].lower().strip("'’") in _BEINGS or whom[0].lower() in _BEINGS:
             dead.append((whom[0].lower(), m.start("whom")))
+    dead += [(m["whom"].lower(), m.start("whom")) for m in _LOST_KIN.finditer(text)]
     for m in _DIED.finditer(text):
         verb = " ".join(m.group(0)[:len(m.group(0)) - len(m["after"] or "")].lower().split())
         if verb in ("passed", "passed on") and m["after"] and _PASSED_OBJECT.match(m["after"]):

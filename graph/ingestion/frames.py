@@ -47,7 +47,8 @@ VERBS: dict[str, dict[str, str]] = {
     "start": {"at": "works_at"}, "hire": {"by": "works_at", "at": "works_at"},
     "employ": {"by": "works_at", "at": "works_at"}, "teach": {"at": "works_at"},
     "grow": {"in": "hometown"}, "raise": {"in": "hometown"}, "bear": {"in": "hometown", "on": "birthday"},
-    "promote": {"to": "job_title"},
+    "promote": {"to": "job_title"}, "retrain": {"as": "job_title"}, "requalify": {"as": "job_title"},
+    "qualify": {"as": "job_title"},
     "go": {"to": "works_at"},  # a child's only, so their school (extractor._claims); a grown-up's is no claim
     "quit": {"dobj": "works_at", "at": "works_at"}, "resign": {"from": "works_at", "at": "works_at"},
     "speak": {"dobj": "speaks"},
@@ -76,7 +77,7 @@ _EXPLETIVE = frozenset({"it", "that", "this"})
 # Verbs that put what they govern in a wish or a plan, not a fact: "I want to move to Lisbon", "hoping
 # to work at Google", "thinking of getting a dog".
 _WISH = frozenset({"want", "hope", "plan", "aim", "wish", "intend", "dream", "consider", "think", "try", "need",
-                   "wonder", "debate", "imagine", "mean", "apply",
+                   "wonder", "debate", "imagine", "mean", "apply", "talk",
                    "hop"})  # the small model's lemma of "hoping"
 _CONDITION = frozenset({"before", "until", "till", "once", "if", "unless", "after", "when", "whenever"})
 _PAST_OWNED = frozenset({"old", "former", "late", "previous", "ex"})
@@ -444,6 +445,9 @@ def _phrase_span(tok: Any) -> tuple[int, int]:
     """The token span of `noun_phrase`."""
     left = tok
     for c in reversed(list(tok.lefts)):
+        if c.tag_ == "HYPH" and c.i + 1 == left.i:  # "Rolls-Royce": the parse hangs the hyphen on the last part
+            left = c
+            continue
         named = c.pos_ == "PROPN" and c.text[:1].isupper() and c.dep_ == "compound"  # "New York", "Old Street"
         if c.i == 0 and c.lower_ in WHERE:
             break  # "Near Bath, in a village": capitalised first, the tagger takes the preposition for a name
@@ -732,6 +736,8 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
             continue
         predicate, open_slot = thing
         role = predicate if predicate in ROLES.values() else None
+        if role is not None or predicate == "pet":  # "my mate Ciarán's from Galway": a person's name ends before
+            name = name.removesuffix("'s").removesuffix("’s")  # the "'s" that says "is"
         if not open_slot and role is None:
             continue  # "my car, a Golf": a canonical thing, read by the owned-thing patterns
         at = offset + tok.idx - base

@@ -52,7 +52,8 @@ FAVORITE_PREFIX = "favorite_"  # favorite_<thing>: single-valued, a preference
 ROLES: dict[str, str] = {
     "wife": "spouse", "husband": "spouse", "spouse": "spouse", "girlfriend": "partner", "boyfriend": "partner",
     "hubby": "spouse", "wifey": "spouse", "missus": "spouse", "other half": "partner", "bf": "partner",
-    "gf": "partner", "partner": "partner", "fiance": "partner", "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
+    "gf": "partner", "partner": "partner", "fiance": "partner", "fiancé": "partner", "fiancee": "partner",
+    "fiancée": "partner",
     "mum": "mother", "mom": "mother", "mother": "mother", "mama": "mother", "mummy": "mother", "mommy": "mother",
     "dad": "father", "father": "father", "papa": "father", "daddy": "father",
     "boss": "boss", "manager": "boss", "line manager": "boss",
@@ -79,12 +80,12 @@ for _kin, _many in (("mum", False), ("mom", False), ("mother", False), ("dad", F
     ROLES[f"step{_kin}"] = ROLES[f"step-{_kin}"] = f"step{_kin}"
     PREDICATES[f"step{_kin}"] = Canonical("entity", multi=_many, person=True)
 # Words for a person that say whether "he" or "she" may mean them ("my sister", "a guy called Rob").
-_SHE = """wife wifey missus gf girlfriend fiancee fiancée mum mom mother mama mummy mommy sister sis daughter grandma grandmother gran
-granny nan nana nanna grandmum grandmom granddaughter aunt auntie aunty niece mother-in-law sister-in-law stepmum
-stepmom stepmother stepsister stepdaughter step-mum step-mom step-mother step-sister step-daughter girl woman lady
-gal"""
-_HE = """husband hubby bf boyfriend fiance fiancé dad father papa daddy brother bro son grandpa grandfather grandad granddad
-gramps grandson uncle nephew father-in-law brother-in-law stepdad stepfather stepbrother stepson step-dad
+_SHE = """wife wifey missus gf girlfriend fiancee fiancée mum mom mother mama mummy mommy sister sis daughter grandma
+grandmother gran granny nan nana nanna grandmum grandmom granddaughter aunt auntie aunty niece mother-in-law
+sister-in-law stepmum stepmom stepmother stepsister stepdaughter step-mum step-mom step-mother step-sister
+step-daughter girl woman lady gal"""
+_HE = """husband hubby bf boyfriend fiance fiancé dad father papa daddy brother bro son grandpa grandfather grandad
+granddad gramps grandson uncle nephew father-in-law brother-in-law stepdad stepfather stepbrother stepson step-dad
 step-father step-brother step-son guy man boy bloke lad chap fella"""
 GENDER_WORDS: dict[str, str] = dict.fromkeys(_SHE.split(), "f") | dict.fromkeys(_HE.split(), "m")
 # Colours, which describe a thing ("a red Fiesta") rather than name it.
@@ -171,7 +172,7 @@ hands body mind mood luck pleasure treat plan idea problem question answer issue
 thoughts favourite favorite fav real spirit inner bet hope dream wish goal job reason advice opinion view
 understanding impression sense gut memory english kid kids family house home place flat room stuff things
 schedule calendar life routine meeting appointment lunch dinner breakfast call interview flight train class lesson
-session""".split())
+session intro introduction update note reminder context background summary recap""".split())
 # Words that are never a value worth a claim, lower-case ("my bank is closed", "my brain is mush").
 NOT_VALUES = frozenset("""a an the it this that these those here there what who which mine yours his hers ours theirs
 great good bad fine ok okay nice lovely awful terrible horrible amazing brilliant best worst better worse closed open

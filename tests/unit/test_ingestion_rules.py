@@ -1007,3 +1007,51 @@ def test_plural_kin_are_the_users_kin():
 ])
 def test_informal_words_for_a_partner_are_the_partner(text, expected):
     assert (*expected, "remember") in claims(text)
+
+
+def test_a_hyphenated_name_is_one_name():
+    found = claims("Priya, my sister, has just taken a job with Rolls-Royce as a test engineer.")
+    assert ("Priya", "works_at", "Rolls-Royce", "remember") in found
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Yes, Marmite's our cat.", ("user", "pet", "Marmite")),
+    ("My son Mateo's only 6.", ("user", "child", "Mateo")),
+    ("My mate Ciarán's from Galway originally.", ("user", "friend", "Ciarán")),
+])
+def test_an_s_after_a_name_that_says_is_is_no_part_of_it(text, expected):
+    found = claims(text)
+    assert (*expected, "remember") in found
+    assert not any(v.endswith("'s") for _, _, v, _ in found)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I was a nurse for eleven years before I retrained as a software tester.",
+     ("user", "job_title", "software tester")),
+    ("I've had a British passport since 2019.", ("user", "nationality", "British")),
+    ("I hold an Irish passport.", ("user", "nationality", "Irish")),
+])
+def test_a_retraining_or_a_passport_says_a_job_or_a_nationality(text, expected):
+    assert (*expected, "remember") in claims(text)
+
+
+def test_losing_a_relative_said_bare_is_a_loss():
+    found = extract(Message("user", "We lost Grandad on Thursday night.", AT)).candidates
+    assert ("event", "sensitive") in {(c.memory_type, c.sensitivity) for c in found}
+    assert sensitivity_of("We lost Mum's ring at the beach.") == "normal"
+
+
+def test_talking_about_a_move_is_no_move():
+    found = claims("we keep talking about moving to Valencia but realistically we're staying put in Norwich")
+    assert not any(v == "Valencia" for _, _, v, _ in found)
+
+
+def test_an_introduction_names_the_user_not_a_slot():
+    found = claims("Quick intro since this is a fresh account: I'm Dana Whitfield, 29, and I work as a nurse.")
+    assert not any(p == "quick_intro" for _, p, _, _ in found)
+    assert ("user", "name", "Dana Whitfield", "remember") in found
+
+
+@pytest.mark.parametrize("text", ["Hi, I'm Irish and live in Cork.", "Hey, I'm English, born in Leeds."])
+def test_an_introduction_with_a_nationality_is_no_name(text):
+    assert not any(p == "name" for _, p, _, _ in claims(text))
