@@ -15,7 +15,7 @@ from datetime import date
 
 from graph.ingestion.model import Draft
 from graph.ingestion.people import NAME, People, is_name
-from graph.ingestion.text import PHONE_NUMBER, clean_value, is_first_person, looks_like_name
+from graph.ingestion.text import PHONE_NUMBER, clean_value, is_first_person, looks_like_name, without_s
 from graph.ingestion.vocabulary import (
     ANIMALS,
     DEVICE_WORDS,
@@ -355,7 +355,7 @@ def owner_of(owner: str, people: People, at: int) -> str | None:
         return "user"  # "the user's": how an agent writes down what the user said
     if o in ("his", "her", "their"):
         return people.pronoun(at, o)
-    name = re.sub(r"['’]s$", "", re.sub(r"(?i)^(?:my|our)\s+", "", owner))
+    name = without_s(re.sub(r"(?i)^(?:my|our)\s+", "", owner))
     if name.lower() in ROLES:
         return f"user's {ROLES[name.lower()]}"
     return name if people.known(name) else None
@@ -446,7 +446,7 @@ def pets(sentence: str) -> Iterator[Found]:
     for i, pattern in enumerate(_PET):
         for m in pattern.finditer(sentence):
             named = m["v"] or m.groupdict().get("v2")  # "a second dog, Pip"
-            named = re.sub(r"['’]s$", "", named) if named else named  # "Marmite's our cat": the "'s" is "is"
+            named = without_s(named) if named else named  # "Marmite's our cat": the "'s" is "is"
             value = named if named and is_name(named) else m["a"]
             yield Found(Draft("user", "pet", clean_value(value)), m.start(), m.end(), PET_HAD if i == 0 else "pet")
 

@@ -35,7 +35,15 @@ from graph.ingestion.proposed import proposed_claim
 from graph.ingestion.sensitivity import is_private, sensitivity_of
 from graph.ingestion.slot_classifier import SlotOf
 from graph.ingestion.temporal import temporal_of
-from graph.ingestion.text import PHONE_NUMBER, PRONOUNS, clean_value, content_words, is_first_person, normal
+from graph.ingestion.text import (
+    PHONE_NUMBER,
+    PRONOUNS,
+    clean_value,
+    content_words,
+    is_first_person,
+    normal,
+    without_s,
+)
 from graph.ingestion.vocabulary import (
     ANIMALS,
     BARE_KIN,
@@ -280,8 +288,10 @@ def _job_lost(sentence: str) -> list[rules.Found]:
     """ "I've been made redundant", "got laid off": the user's job ended, its employer unsaid (the
     decision ends whichever is current). Said of someone else ("Dad got laid off"), nothing here."""
     lost = cues.JOB_LOST.search(sentence)
-    before = [w for w in re.findall(r"[\w'’]+", sentence[:lost.start()] if lost else "") if w.lower() != "they"]
-    if lost is None or any(w.lower() in PRONOUNS or w.lower() in ROLES or is_name(w) for w in before):
+    if lost is None:
+        return []
+    before = [w for w in re.findall(r"[\w'’]+", sentence[:lost.start()]) if w.lower() != "they"]
+    if any(w.lower() in PRONOUNS or w.lower() in ROLES or is_name(w) for w in before):
         return []
     return [rules.Found(Draft("user", "works_at", ""), lost.start(), lost.end(), "job lost", negated=True)]
 
@@ -541,7 +551,7 @@ def _clauses(sentence: str, start: int, people: People) -> list[tuple[str | None
         if 0 <= s < len(sentence):
             anchors.append((s, e, p.name, False))
     for m in re.finditer(NAME, sentence):
-        name = re.sub(r"['’]s$", "", m.group())
+        name = without_s(m.group())
         if not is_name(name) or any(a[0] <= m.start() < a[1] for a in anchors):
             continue
         if not _SUBJECT_VERB.match(sentence, m.start() + len(name)):

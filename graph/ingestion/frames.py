@@ -21,7 +21,7 @@ from typing import Any
 from graph.ingestion.claims import Found, thing_predicate
 from graph.ingestion.model import Draft
 from graph.ingestion.people import People, Person, is_name
-from graph.ingestion.text import clean_value
+from graph.ingestion.text import clean_value, without_s
 from graph.ingestion.vocabulary import (
     ANIMALS,
     DEVICE_WORDS,
@@ -723,7 +723,7 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
         if noun.head.i == tok.i and noun.i < tok.i:  # "my niece Lena": the name is what follows the noun
             name = clean_value(doc[noun.i + 1:_phrase_span(tok)[1]].text)
         elif _s_is(tok):
-            name = name.removesuffix("'s").removesuffix("’s")  # "Nadia's still our cleaner": Nadia
+            name = without_s(name)  # "Nadia's still our cleaner": Nadia
         if not is_name(name) or any(ch.isdigit() for ch in name) or len(name.split()) > 3:
             continue
         if any(c.dep_ == "amod" and c.lower_ in _PAST_OWNED for c in noun.children):
@@ -737,7 +737,7 @@ def _named_owned(doc: Any, offset: int, people: People) -> Iterator[Found]:
         predicate, open_slot = thing
         role = predicate if predicate in ROLES.values() else None
         if role is not None or predicate == "pet":  # "my mate Ciarán's from Galway": a person's name ends before
-            name = name.removesuffix("'s").removesuffix("’s")  # the "'s" that says "is"
+            name = without_s(name)  # the "'s" that says "is"
         if not open_slot and role is None:
             continue  # "my car, a Golf": a canonical thing, read by the owned-thing patterns
         at = offset + tok.idx - base

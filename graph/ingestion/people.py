@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graph.ingestion.text import PRONOUNS
+from graph.ingestion.text import PRONOUNS, without_s
 from graph.ingestion.vocabulary import BARE_KIN, GENDER_WORDS, LANGUAGES, NATIONALITIES, ROLES
 
 _ROLE_WORDS = sorted(ROLES, key=len, reverse=True)
@@ -137,8 +137,8 @@ def find_people(text: str, circle: set[str], recent: list[str], genders: dict[st
             if name is None:
                 continue
             # "my mate Dan's a chef": the "'s" is the verb of what follows, no part of the mention.
-            end = m.end() - 2 if re.search(r"['’]s$", m.group()) else m.end()
-            name = re.sub(r"['’]s$", "", name)
+            end = m.end() - 2 if without_s(m.group()) != m.group() else m.end()
+            name = without_s(name)
             if any(p.start < m.end() and m.start() < p.end for p in people.persons):
                 continue
             said = groups.get("role") or groups.get("kid") or ""

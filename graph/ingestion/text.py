@@ -29,6 +29,11 @@ def clean_value(value: str) -> str:
     return value.strip(" ,")
 
 
+def without_s(name: str) -> str:
+    """`name` without a trailing "'s" (either apostrophe): "Nadia's still our cleaner" names Nadia."""
+    return name[:-2] if name.endswith(("'s", "’s")) else name
+
+
 def normal(text: str) -> str:
     """For comparing values: case, articles, spaces and trailing punctuation do not count."""
     return " ".join(clean_value(text).lower().replace("’", "'").split())
